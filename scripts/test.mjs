@@ -1,0 +1,33 @@
+// Runs the node:test suite on the TypeScript sources (through tsx). Node 20's runner has no globs,
+// so this finds the files: every *.test.ts under test/, or under the folders/files given.
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+function collect(p, out) {
+  const st = statSync(p);
+  if (st.isFile()) {
+    if (p.endsWith('.test.ts')) out.push(p);
+    return;
+  }
+  for (const e of readdirSync(p).sort()) {
+    if (e === 'fixtures' || e === 'node_modules') continue;
+    collect(path.join(p, e), out);
+  }
+}
+
+const args = process.argv.slice(2);
+const roots = args.filter((a) => !a.startsWith('-'));
+const flags = args.filter((a) => a.startsWith('-'));
+const files = [];
+for (const r of roots.length ? roots : ['test']) collect(r, files);
+if (files.length === 0) {
+  console.error('no test files found');
+  process.exit(1);
+}
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...flags, ...files],
+  { stdio: 'inherit' },
+);
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,18 @@
+// `hashline mcp`: MCP over stdio. Logs go to stderr only; stdout carries the protocol.
+
+import { createMcpServer } from '../mcp/server.js';
+import { LimitedStdioTransport } from '../mcp/stdio-transport.js';
+import { createEngine } from '../tools/engine.js';
+import { selectTools } from '../tools/registry.js';
+import { parseEngineArgs } from './options.js';
+
+export async function mcpCommand(argv: string[]): Promise<void> {
+  const { config } = parseEngineArgs(argv, {});
+  const tools = selectTools(config.tools);
+  const engine = await createEngine(config);
+  const server = createMcpServer(engine, tools);
+  const transport = new LimitedStdioTransport();
+  transport.onclose = () => process.exit(0);
+  await server.connect(transport);
+  process.stderr.write(`hashline: MCP on stdio, root ${engine.guard.root}, ${tools.length} tools\n`);
+}

@@ -1,0 +1,150 @@
+// The session's snapshot history: for each path (LRU, MAX_PATHS), up to MAX_VERSIONS_PER_PATH
+// versions of its LF-normalized, BOM-stripped text, each with its tag and the line numbers that
+// were shown to the agent. Versions are keyed by their text, not their tag: two texts with the
+// same 16-bit tag are two versions. Pure data; persistence is io/history-file.ts's job.
+
+import { computeTag } from '../tag.js';
+import { MAX_PATHS, MAX_SNAPSHOT_BYTES, MAX_VERSIONS_PER_PATH } from './limits.js';
+
+export interface Version {
+  readonly tag: string;
+  readonly text: string;
+  /** 1-based line numbers the agent has been shown in this version. */
+  readonly seen: Set<number>;
+}
+
+export interface HistoryLimits {
+  maxPaths: number;
+  maxVersionsPerPath: number;
+  maxSnapshotBytes: number;
+}
+
+export const DEFAULT_LIMITS: HistoryLimits = {
+  maxPaths: MAX_PATHS,
+  maxVersionsPerPath: MAX_VERSIONS_PER_PATH,
+  maxSnapshotBytes: MAX_SNAPSHOT_BYTES,
+};
+
+export interface HistoryState {
+  paths: Array<{ path: string; versions: Array<{ text: string; seen: number[] }> }>;
+}
+
+function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? 2 : 3;
+  }
+  return n;
+}
+
+export class SnapshotStore {
+  /** Insertion order is LRU order: the first key is the least recently used. */
+  private readonly byPath = new Map<string, Version[]>();
+  readonly limits: HistoryLimits;
+  /** Called after every change (for persistence). */
+  onChange: (() => void) | undefined;
+
+  constructor(limits: Partial<HistoryLimits> = {}) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+  }
+
+  private touch(path: string, versions: Version[]): void {
+    this.byPath.delete(path);
+    this.byPath.set(path, versions);
+    while (this.byPath.size > this.limits.maxPaths) {
+      const oldest = this.byPath.keys().next().value as string;
+      this.byPath.delete(oldest);
+    }
+  }
+
+  /** True when `text` can be kept (size limit, no NUL). */
+  recordable(text: string): boolean {
+    return !text.includes('\0') && utf8Length(text) <= this.limits.maxSnapshotBytes;
+  }
+
+  /**
+   * Records `text` (LF, no BOM) as a version of `path` and returns its tag, or null when the text
+   * is too large or holds NUL. Recording text that is already a version adds nothing and keeps
+   * the order of versions; the path becomes the most recently used.
+   */
+  record(path: string, text: string): string | null {
+    if (!this.recordable(text)) return null;
+    const versions = this.byPath.get(path) ?? [];
+    const found = versions.find((v) => v.text === text);
+    if (found) {
+      this.touch(path, versions);
+      return found.tag;
+    }
+    const version: Version = { tag: computeTag(text), text, seen: new Set() };
+    versions.push(version);
+    while (versions.length > this.limits.maxVersionsPerPath) versions.shift();
+    this.touch(path, versions);
+    this.onChange?.();
+    return version.tag;
+  }
+
+  /** Records that `lines` of the version with this exact text were shown. */
+  markSeen(path: string, text: string, lines: Iterable<number>): void {
+    const v = this.byPath.get(path)?.find((x) => x.text === text);
+    if (!v) return;
+    for (const n of lines) v.seen.add(n);
+  }
+
+  /** Versions of `path`, oldest first. */
+  versions(path: string): readonly Version[] {
+    return this.byPath.get(path) ?? [];
+  }
+
+  /** Every version of `path` with this tag, newest first (more than one only on a collision). */
+  withTag(path: string, tag: string): Version[] {
+    const want = tag.toUpperCase();
+    return this.versions(path).filter((v) => v.tag === want).reverse();
+  }
+
+  head(path: string): Version | undefined {
+    const vs = this.byPath.get(path);
+    return vs?.[vs.length - 1];
+  }
+
+  /** Makes the version with this text the head (an explicit restore re-anchors it). */
+  reanchor(path: string, text: string): void {
+    const vs = this.byPath.get(path);
+    if (!vs) return;
+    const i = vs.findIndex((v) => v.text === text);
+    if (i < 0 || i === vs.length - 1) return;
+    const [v] = vs.splice(i, 1);
+    vs.push(v!);
+    this.touch(path, vs);
+    this.onChange?.();
+  }
+
+  /** Moves the history of `from` to `to` (a rename). */
+  rename(from: string, to: string): void {
+    const vs = this.byPath.get(from);
+    if (!vs) return;
+    this.byPath.delete(from);
+    this.touch(to, vs);
+    this.onChange?.();
+  }
+
+  exportState(): HistoryState {
+    return {
+      paths: [...this.byPath].map(([path, vs]) => ({
+        path,
+        versions: vs.map((v) => ({ text: v.text, seen: [...v.seen].sort((a, b) => a - b) })),
+      })),
+    };
+  }
+
+  importState(state: HistoryState): void {
+    this.byPath.clear();
+    for (const { path, versions } of state.paths) {
+      const vs: Version[] = versions
+        .filter((v) => typeof v.text === 'string' && this.recordable(v.text))
+        .slice(-this.limits.maxVersionsPerPath)
+        .map((v) => ({ tag: computeTag(v.text), text: v.text, seen: new Set(v.seen) }));
+      if (vs.length > 0) this.touch(path, vs);
+    }
+  }
+}

@@ -1,0 +1,89 @@
+// A text file as lines plus the exact shape it came in (BOM, per-line terminators, encoding),
+// so that an edit can change some lines and write every other byte back unchanged.
+
+import { decodeBytes, encodeText } from './text-codec.js';
+
+export type LineEnding = '\n' | '\r\n' | '\r';
+
+export interface TextDoc {
+  /** The file began with a UTF-8 byte order mark (not part of `lines`). */
+  readonly bom: boolean;
+  /** Line contents without terminators; non-UTF-8 bytes are escaped (see text-codec). */
+  readonly lines: readonly string[];
+  /** The terminator of each line: '\n', '\r\n', '\r', or '' for a last line without one. */
+  readonly endings: readonly string[];
+  /** The ending new lines get: the first ending found in the file, LF when there is none. */
+  readonly eol: LineEnding;
+  /** False when some bytes were not valid UTF-8. */
+  readonly utf8: boolean;
+}
+
+const BOM = Uint8Array.of(0xef, 0xbb, 0xbf);
+
+export function hasBom(bytes: Uint8Array): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
+
+/** Splits a decoded string into lines and their terminators. */
+export function splitLines(text: string): { lines: string[]; endings: string[] } {
+  const lines: string[] = [];
+  const endings: string[] = [];
+  const re = /\r\n|\n|\r/g;
+  let start = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    lines.push(text.slice(start, m.index));
+    endings.push(m[0]);
+    start = m.index + m[0].length;
+  }
+  if (start < text.length) {
+    lines.push(text.slice(start));
+    endings.push('');
+  }
+  return { lines, endings };
+}
+
+export function parseDoc(bytes: Uint8Array): TextDoc {
+  const bom = hasBom(bytes);
+  const { text, utf8 } = decodeBytes(bom ? bytes.subarray(3) : bytes);
+  const { lines, endings } = splitLines(text);
+  const first = endings.find((e) => e !== '');
+  return { bom, lines, endings, eol: (first ?? '\n') as LineEnding, utf8 };
+}
+
+/** A new document from LF text sent by a client, in the given shape. */
+export function docFromText(text: string, shape: { bom: boolean; eol: LineEnding }): TextDoc {
+  const { lines, endings } = splitLines(text);
+  return {
+    bom: shape.bom,
+    lines,
+    endings: endings.map((e) => (e === '' ? '' : shape.eol)),
+    eol: shape.eol,
+    utf8: true,
+  };
+}
+
+/** The LF-normalized text of the document, BOM stripped: what tags and edits are computed on. */
+export function docText(doc: TextDoc): string {
+  const n = doc.lines.length;
+  if (n === 0) return '';
+  const body = doc.lines.join('\n');
+  return doc.endings[n - 1] === '' ? body : body + '\n';
+}
+
+/** The exact bytes of the document. */
+export function serializeDoc(doc: TextDoc): Uint8Array {
+  let s = '';
+  for (let i = 0; i < doc.lines.length; i++) s += doc.lines[i]! + doc.endings[i]!;
+  const body = encodeText(s);
+  if (!doc.bom) return body;
+  const out = new Uint8Array(body.length + 3);
+  out.set(BOM, 0);
+  out.set(body, 3);
+  return out;
+}
+
+/** Normalizes arbitrary client text to LF (CRLF and lone CR become LF) and drops a leading BOM. */
+export function normalizeToLf(text: string): string {
+  const noBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return noBom.replace(/\r\n?/g, '\n');
+}

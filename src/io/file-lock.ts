@@ -1,0 +1,120 @@
+// Locks per real path: an in-process queue (so concurrent calls in one server never interleave)
+// plus a lock file per path in a private directory (so two hashline processes on one tree never
+// interleave writes). Batches take their locks in sorted order, so two batches cannot deadlock.
+// A lock file whose owning process is gone is taken over.
+
+import { createHash } from 'node:crypto';
+import { constants, promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HashlineError } from '../core/errors.js';
+
+export interface LockOptions {
+  signal?: AbortSignal | undefined;
+  /** Give up after this long waiting for another process (default 10 s). */
+  timeoutMs?: number;
+}
+
+function defaultLockDir(): string {
+  const uid = process.getuid?.() ?? 'u';
+  return path.join(os.tmpdir(), `hashline-locks-${uid}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class LockManager {
+  private readonly dir: string;
+  private readonly queues = new Map<string, Promise<void>>();
+  private dirReady: Promise<void> | undefined;
+
+  constructor(dir: string = defaultLockDir()) {
+    this.dir = dir;
+  }
+
+  private async ensureDir(): Promise<void> {
+    this.dirReady ??= (async () => {
+      await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
+      const st = await fsp.lstat(this.dir);
+      const uid = process.getuid?.();
+      if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) {
+        throw new HashlineError('io_error', `lock directory \`${this.dir}\` is not a private directory of this user`);
+      }
+    })();
+    return this.dirReady;
+  }
+
+  private lockFile(real: string): string {
+    return path.join(this.dir, `${createHash('sha256').update(real).digest('hex').slice(0, 32)}.lock`);
+  }
+
+  /** Queues in-process behind earlier holders of `key`; resolves to the release function. */
+  private async localAcquire(key: string): Promise<() => void> {
+    const prev = this.queues.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    const tail = prev.then(() => mine);
+    this.queues.set(key, tail);
+    await prev;
+    return () => {
+      release();
+      if (this.queues.get(key) === tail) this.queues.delete(key);
+    };
+  }
+
+  private async fileAcquire(real: string, options: LockOptions): Promise<() => Promise<void>> {
+    await this.ensureDir();
+    const file = this.lockFile(real);
+    const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+    let wait = 2;
+    for (;;) {
+      if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted');
+      try {
+        const h = await fsp.open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+        await h.writeFile(`${process.pid}\n${real}\n`);
+        await h.close();
+        return async () => {
+          await fsp.unlink(file).catch(() => undefined);
+        };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      const owner = Number.parseInt((await fsp.readFile(file, 'utf8').catch(() => '')).split('\n')[0] ?? '', 10);
+      if (Number.isInteger(owner) && owner > 0 && !alive(owner)) {
+        await fsp.unlink(file).catch(() => undefined);
+        continue;
+      }
+      if (Date.now() > deadline) {
+        throw new HashlineError('lock_timeout', `another process holds the lock on \`${real}\`; try again`, {
+          retryable: true,
+          details: { path: real, owner },
+        });
+      }
+      await sleep(wait);
+      wait = Math.min(wait * 2, 50);
+    }
+  }
+
+  /** Runs `fn` holding the locks of every path in `reals` (deduplicated, taken in sorted order). */
+  async withLocks<T>(reals: readonly string[], fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+    const keys = [...new Set(reals)].sort();
+    const releases: Array<() => Promise<void> | void> = [];
+    try {
+      for (const key of keys) {
+        releases.push(await this.localAcquire(key));
+        releases.push(await this.fileAcquire(key, options));
+      }
+      return await fn();
+    } finally {
+      for (const r of releases.reverse()) await r();
+    }
+  }
+}

@@ -1,0 +1,188 @@
+// The path guard: every path any face touches comes through `resolve`. It checks the lexical form,
+// then resolves symbolic links itself (dangling ones too, so a new file under a link to outside is
+// caught) and checks the real path against the same policy. What is then opened is checked again
+// by io/open-verified.ts.
+
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { HashlineError } from '../core/errors.js';
+import { symlinkEscape } from '../core/messages/guard.js';
+import {
+  assertPathForm,
+  decide,
+  displayPath,
+  isWithin,
+  normalizeLexical,
+  type PathPolicyConfig,
+  type Scope,
+  verdictError,
+} from '../core/path-policy.js';
+
+export interface GuardOptions {
+  root: string;
+  allow?: readonly string[];
+  block?: readonly string[];
+  readAllow?: readonly string[] | undefined;
+  readBlock?: readonly string[] | undefined;
+}
+
+export interface ResolvedPath {
+  /** The path as the caller gave it. */
+  readonly input: string;
+  /** Relative to the root when inside it (used in headers and messages). */
+  readonly display: string;
+  /** Normalized absolute path, links not resolved. */
+  readonly lexical: string;
+  /** Absolute path with every existing link resolved; a missing tail is appended as given. */
+  readonly real: string;
+  /** The real path exists. */
+  readonly exists: boolean;
+  /** The lexical path itself names a symbolic link (an in-bounds link: writes go to its target). */
+  readonly viaLink: boolean;
+}
+
+const MAX_LINK_HOPS = 40;
+
+async function lstatOrNull(p: string) {
+  try {
+    return await fsp.lstat(p);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw e;
+  }
+}
+
+/**
+ * Resolves every symbolic link along `abs`, following dangling links lexically, and stops
+ * resolving at the first missing component (the rest is appended as is).
+ */
+export async function resolveReal(abs: string): Promise<{ real: string; exists: boolean }> {
+  let pending = abs.split('/').filter((p) => p !== '');
+  let done = '/';
+  let hops = 0;
+  while (pending.length > 0) {
+    const part = pending.shift()!;
+    if (part === '.') continue;
+    if (part === '..') {
+      done = path.posix.dirname(done);
+      continue;
+    }
+    const next = done === '/' ? `/${part}` : `${done}/${part}`;
+    const st = await lstatOrNull(next);
+    if (st === null) {
+      const rest = [part, ...pending];
+      // A missing component: nothing below it can be a link, but `..` may still climb out of it.
+      return { real: normalizeLexical(rest.join('/'), done), exists: false };
+    }
+    if (st.isSymbolicLink()) {
+      if (++hops > MAX_LINK_HOPS) {
+        throw new HashlineError('symlink_escape', `too many levels of symbolic links resolving \`${abs}\``);
+      }
+      const target = await fsp.readlink(next);
+      // Components of the target are resolved one by one, so `..` climbs real directories.
+      if (path.posix.isAbsolute(target)) done = '/';
+      pending = [...target.split('/').filter((p) => p !== ''), ...pending];
+      continue;
+    }
+    done = next;
+  }
+  return { real: done, exists: true };
+}
+
+export class PathGuard {
+  /** The root as configured (normalized), used for display and lexical checks. */
+  readonly root: string;
+  /** The root with links resolved. */
+  readonly realRoot: string;
+  private readonly lexicalPolicy: PathPolicyConfig;
+  private readonly realPolicy: PathPolicyConfig;
+
+  private constructor(root: string, realRoot: string, lexical: PathPolicyConfig, real: PathPolicyConfig) {
+    this.root = root;
+    this.realRoot = realRoot;
+    this.lexicalPolicy = lexical;
+    this.realPolicy = real;
+  }
+
+  /** Builds a guard; the root must exist and be a directory. Lists are resolved once, here. */
+  static async create(options: GuardOptions): Promise<PathGuard> {
+    const root = normalizeLexical(options.root, process.cwd());
+    let realRoot: string;
+    try {
+      realRoot = await fsp.realpath(root);
+      const st = await fsp.stat(realRoot);
+      if (!st.isDirectory()) throw new Error('not a directory');
+    } catch (e) {
+      throw new HashlineError('not_found', `root \`${root}\` is not an existing directory`, { cause: e });
+    }
+    const norm = (list: readonly string[] | undefined) =>
+      list === undefined ? undefined : list.map((p) => {
+        assertPathForm(p);
+        return normalizeLexical(p, root);
+      });
+    const realList = async (list: readonly string[] | undefined) => {
+      if (list === undefined) return undefined;
+      const out = new Set<string>();
+      for (const p of list) {
+        out.add(p);
+        out.add((await resolveReal(p)).real);
+      }
+      return [...out];
+    };
+    const allow = norm(options.allow) ?? [];
+    const block = norm(options.block) ?? [];
+    const readAllow = norm(options.readAllow);
+    const readBlock = norm(options.readBlock);
+    const lexical: PathPolicyConfig = Object.freeze({ root, allow, block, readAllow, readBlock });
+    const real: PathPolicyConfig = Object.freeze({
+      root: realRoot,
+      allow: (await realList(allow)) ?? [],
+      block: (await realList(block)) ?? [],
+      readAllow: await realList(readAllow),
+      readBlock: await realList(readBlock),
+    });
+    return new PathGuard(root, realRoot, lexical, real);
+  }
+
+  /** Display form of an absolute path: relative to the root when inside it. */
+  display(abs: string): string {
+    if (isWithin(abs, this.root)) return displayPath(abs, this.root);
+    if (isWithin(abs, this.realRoot)) return displayPath(abs, this.realRoot);
+    return abs;
+  }
+
+  /** True when a real path passes the policy for the scope (used to re-check what was opened). */
+  admitsReal(real: string, scope: Scope): boolean {
+    return decide(real, this.realPolicy, scope).kind === 'allowed';
+  }
+
+  /** Checks `input` for `scope` and resolves it. Throws a coded HashlineError when refused. */
+  async resolve(input: string, scope: Scope): Promise<ResolvedPath> {
+    assertPathForm(input);
+    let lexical = normalizeLexical(input, this.root);
+    let verdict = decide(lexical, this.lexicalPolicy, scope);
+    if (verdict.kind === 'denied' && verdict.code === 'path_outside_root' && isWithin(lexical, this.realRoot)) {
+      verdict = decide(lexical, this.realPolicy, scope);
+    }
+    if (verdict.kind !== 'allowed') throw verdictError(input, verdict);
+    const { real, exists } = await resolveReal(lexical);
+    const realVerdict = decide(real, this.realPolicy, scope);
+    if (realVerdict.kind !== 'allowed') {
+      if (real !== lexical && realVerdict.kind === 'denied' && realVerdict.code === 'path_outside_root') {
+        throw new HashlineError('symlink_escape', symlinkEscape(input, real), { details: { path: input } });
+      }
+      throw verdictError(input, realVerdict);
+    }
+    const st = await lstatOrNull(lexical);
+    lexical = normalizeLexical(lexical, '/');
+    return {
+      input,
+      display: this.display(lexical),
+      lexical,
+      real,
+      exists,
+      viaLink: st?.isSymbolicLink() ?? false,
+    };
+  }
+}

@@ -1,0 +1,8 @@
+// The server's `instructions`: what a model reads once, before any tool description.
+
+export const INSTRUCTIONS = `hashline serves the files under one project root.
+Every read returns a header ¶path#TAG (TAG = 4 hex digits naming the exact text you were shown) and numbered lines "N| text".
+To change a file, pass that TAG back (fs_edit file_hash) and address lines by the numbers you read; line numbers always refer to the text as read.
+If an edit is refused as stale or unknown, re-read the file (or the lines you need) and retry with the fresh tag; never invent a tag.
+After a successful edit the result carries the new ¶path#TAG: use it for the next edit without re-reading.
+Paths are relative to the root (or absolute inside it); anything outside, or reached through a link that leads outside, is refused.`;

@@ -1,0 +1,119 @@
+// The MCP adapter: lists the selected tools with their JSON schemas and annotations, validates
+// arguments with the tool's strict zod schema before running it, and maps results and coded errors
+// to MCP results (hashline family: the seed's shapes; boundary family: the { ok, data | error } envelope).
+
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { HashlineError, toHashlineError } from '../core/errors.js';
+import type { Engine } from '../tools/engine.js';
+import type { CallContext, ToolDefinition } from '../tools/tool.js';
+import { INSTRUCTIONS } from './instructions.js';
+import { VERSION } from '../version.js';
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
+
+const ErrorShape = z.object({
+  code: z.string(),
+  message: z.string(),
+  retryable: z.boolean(),
+  details: z.record(z.string(), z.unknown()).optional(),
+  suggestedNextCall: z.unknown().optional(),
+});
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  delete out.$schema;
+  return out;
+}
+
+/** The output schema a client sees: hashline tools gain an optional `error`; boundary tools the envelope. */
+function outputSchemaFor(tool: ToolDefinition): JsonSchema {
+  const own = jsonSchema(tool.output, 'output');
+  const error = jsonSchema(ErrorShape, 'output');
+  if (tool.family === 'boundary') {
+    return {
+      type: 'object',
+      properties: { ok: { type: 'boolean' }, data: own, error },
+      required: ['ok'],
+      additionalProperties: false,
+    };
+  }
+  return { ...own, properties: { ...(own.properties ?? {}), error }, required: own.required ?? [] };
+}
+
+function errorPayload(e: HashlineError) {
+  return {
+    code: e.code,
+    message: e.message,
+    retryable: e.retryable,
+    ...(e.details === undefined ? {} : { details: e.details }),
+  };
+}
+
+function errorResult(tool: ToolDefinition, e: HashlineError): CallToolResult {
+  const payload = errorPayload(e);
+  const structuredContent = tool.family === 'boundary' ? { ok: false, error: payload } : { error: payload };
+  return { isError: true, content: [{ type: 'text', text: `[${e.code}] ${e.message}` }], structuredContent };
+}
+
+function invalidArguments(error: z.ZodError): HashlineError {
+  const issues = error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`);
+  return new HashlineError('invalid_arguments', `invalid arguments: ${issues.join('; ')}`, { details: { issues } });
+}
+
+export async function runTool(engine: Engine, tool: ToolDefinition, args: unknown, call: CallContext): Promise<CallToolResult> {
+  const parsed = tool.input.safeParse(args ?? {});
+  if (!parsed.success) return errorResult(tool, invalidArguments(parsed.error));
+  try {
+    const out = await tool.run(engine, parsed.data, call);
+    const structuredContent = (tool.family === 'boundary' && !out.isError ? { ok: true, data: out.structured } : out.structured) as Record<string, unknown>;
+    return {
+      ...(out.isError ? { isError: true } : {}),
+      content: [{ type: 'text', text: out.text }],
+      structuredContent,
+    };
+  } catch (e) {
+    const err = toHashlineError(e);
+    if (err.code === 'internal') process.stderr.write(`hashline: internal error in ${tool.name}: ${(e as Error)?.stack ?? e}\n`);
+    return errorResult(tool, err);
+  }
+}
+
+export function createMcpServer(engine: Engine, tools: readonly ToolDefinition[]): Server {
+  const server = new Server(
+    { name: 'hashline', version: VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const listed = tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: jsonSchema(t.input, 'input') as { type: 'object' },
+    outputSchema: outputSchemaFor(t) as { type: 'object' },
+    annotations: { title: t.title, ...t.annotations },
+  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      return {
+        isError: true,
+        content: [{ type: 'text', text: `[invalid_arguments] unknown tool \`${request.params.name}\`; call tools/list` }],
+      };
+    }
+    const token = request.params._meta?.progressToken;
+    const call: CallContext = {
+      signal: extra.signal,
+      progress: (p) => {
+        if (token === undefined) return;
+        void extra
+          .sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...p } })
+          .catch(() => undefined);
+      },
+    };
+    return runTool(engine, tool, request.params.arguments, call);
+  });
+  return server;
+}

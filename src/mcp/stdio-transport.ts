@@ -1,0 +1,122 @@
+// MCP over stdio with a size limit that keeps the session: a request over the limit is skipped up
+// to its newline and answered with a JSON-RPC error (the SDK's own transport closes the connection
+// instead), and a reply over the limit is replaced by an error naming the limit.
+
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_MESSAGE_BYTES } from '../core/config.js';
+
+const MiB = 1024 * 1024;
+
+function idFromPrefix(prefix: string): string | number | null {
+  const m = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/.exec(prefix);
+  if (!m) return null;
+  try {
+    return JSON.parse(m[1]!) as string | number;
+  } catch {
+    return null;
+  }
+}
+
+export class LimitedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  /** While skipping an oversize message: its first bytes (to find the id) and its size so far. */
+  private skipping: { prefix: string; size: number } | null = null;
+  private readonly onData = (chunk: Buffer) => this.ingest(chunk);
+  private readonly onEnd = () => void this.close();
+
+  constructor(
+    private readonly input: Readable = process.stdin,
+    private readonly output: Writable = process.stdout,
+    private readonly limit: number = MAX_MESSAGE_BYTES,
+  ) {}
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.on('end', this.onEnd);
+    this.input.on('error', (e: Error) => this.onerror?.(e));
+  }
+
+  private ingest(chunk: Buffer): void {
+    let rest = chunk;
+    while (rest.length > 0) {
+      const nl = rest.indexOf(0x0a);
+      const piece = nl < 0 ? rest : rest.subarray(0, nl);
+      rest = nl < 0 ? Buffer.alloc(0) : rest.subarray(nl + 1);
+      if (this.skipping) {
+        this.skipping.size += piece.length;
+        if (nl >= 0) this.finishSkip();
+        continue;
+      }
+      this.chunks.push(piece);
+      this.buffered += piece.length;
+      if (this.buffered > this.limit) {
+        const head = Buffer.concat(this.chunks).subarray(0, 4096).toString('utf8');
+        this.skipping = { prefix: head, size: this.buffered };
+        this.chunks = [];
+        this.buffered = 0;
+        if (nl >= 0) this.finishSkip();
+        continue;
+      }
+      if (nl >= 0) {
+        const line = Buffer.concat(this.chunks).toString('utf8').replace(/\r$/, '');
+        this.chunks = [];
+        this.buffered = 0;
+        if (line.trim() !== '') this.dispatch(line);
+      }
+    }
+  }
+
+  private finishSkip(): void {
+    const { prefix, size } = this.skipping!;
+    this.skipping = null;
+    const id = idFromPrefix(prefix);
+    const message = `request of ${size} bytes exceeds the ${this.limit / MiB} MiB message limit; split it into smaller calls (fewer files or smaller text per call)`;
+    process.stderr.write(`hashline: ${message}\n`);
+    if (id !== null) {
+      void this.send({ jsonrpc: '2.0', id, error: { code: -32600, message, data: { code: 'too_large' } } });
+    }
+  }
+
+  private dispatch(line: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+    } catch (e) {
+      void this.send({ jsonrpc: '2.0', id: null as unknown as string, error: { code: -32700, message: 'Parse error: the line is not a JSON-RPC message' } });
+      this.onerror?.(e as Error);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    let json = JSON.stringify(message);
+    if (Buffer.byteLength(json) > this.limit && 'id' in message && message.id !== undefined) {
+      json = JSON.stringify({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: {
+          code: -32603,
+          message: `the reply would exceed the ${this.limit / MiB} MiB message limit; ask for less (a line_range, fewer targets)`,
+          data: { code: 'too_large' },
+        },
+      });
+    }
+    const ok = this.output.write(`${json}\n`);
+    if (!ok) await new Promise<void>((r) => this.output.once('drain', () => r()));
+  }
+
+  async close(): Promise<void> {
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
+    this.chunks = [];
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,25 @@
+// The engine every face shares: one guard, one lock manager, one session history. Built once from
+// a validated configuration; tools receive it with each call.
+
+import type { EngineConfig } from '../core/config.js';
+import { SnapshotStore } from '../core/history/snapshot-store.js';
+import { LockManager } from '../io/file-lock.js';
+import { PathGuard } from '../io/path-guard.js';
+
+export interface Engine {
+  readonly config: EngineConfig;
+  readonly guard: PathGuard;
+  readonly locks: LockManager;
+  /** Keyed by real absolute path. */
+  readonly history: SnapshotStore;
+}
+
+export async function createEngine(config: EngineConfig, options: { lockDir?: string } = {}): Promise<Engine> {
+  const guard = await PathGuard.create(config);
+  return Object.freeze({
+    config,
+    guard,
+    locks: new LockManager(options.lockDir),
+    history: new SnapshotStore(),
+  });
+}

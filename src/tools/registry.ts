@@ -1,0 +1,26 @@
+// Every tool hashline serves, and the selection rule of `--tools` (names or family names).
+
+import { FAMILIES, type Family } from '../core/config.js';
+import { HashlineError } from '../core/errors.js';
+import { fileHashTool } from './file-hash.js';
+import type { ToolDefinition } from './tool.js';
+
+export const ALL_TOOLS: readonly ToolDefinition[] = [fileHashTool as unknown as ToolDefinition];
+
+/** The tools named by `selection` (tool names and/or family names); all tools when undefined. */
+export function selectTools(selection: readonly string[] | undefined, all: readonly ToolDefinition[] = ALL_TOOLS): ToolDefinition[] {
+  if (selection === undefined || selection.length === 0) return [...all];
+  const wanted = new Set<string>();
+  for (const raw of selection) {
+    const name = raw.trim();
+    if (name === '') continue;
+    if ((FAMILIES as readonly string[]).includes(name)) {
+      for (const t of all) if (t.family === (name as Family)) wanted.add(t.name);
+    } else if (all.some((t) => t.name === name)) {
+      wanted.add(name);
+    } else {
+      throw new HashlineError('invalid_arguments', `unknown tool or family \`${name}\`; known: ${[...FAMILIES, ...all.map((t) => t.name)].join(', ')}`);
+    }
+  }
+  return all.filter((t) => wanted.has(t.name));
+}

@@ -1,0 +1,52 @@
+// What a tool is, independent of the face that serves it: a name, a family, a description a model
+// reads (with one example and what to do after an error), strict zod input and output schemas,
+// MCP annotations, and a `run` that takes typed input and returns typed output.
+
+import type { z } from 'zod';
+import type { Family } from '../core/config.js';
+import type { Engine } from './engine.js';
+
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface CallContext {
+  /** Aborted when the client cancels the request or the server shuts down. */
+  signal: AbortSignal;
+  /** Reports progress when the client asked for it; a no-op otherwise. */
+  progress: (p: Progress) => void;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: false;
+}
+
+export interface ToolOutput<O> {
+  /** Matches the tool's output schema. */
+  structured: O;
+  /** What the model reads. */
+  text: string;
+  isError?: boolean;
+}
+
+export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly family: Family;
+  readonly title: string;
+  /** A few lines: what it does, the format with one short example, what to do after an error. */
+  readonly description: string;
+  readonly input: I;
+  readonly output: O;
+  readonly annotations: ToolAnnotations;
+  run(engine: Engine, args: z.infer<I>, call: CallContext): Promise<ToolOutput<z.infer<O>>>;
+}
+
+/** Identity with inference, so each tool file states its types once. */
+export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return def;
+}
