@@ -1,0 +1,48 @@
+// Loading a guarded file as a TextDoc (with its tag and mode) and saving a TextDoc atomically.
+// Whole-file operations (edit, write, rollback, rewrite) use these; windowed reads stream instead.
+
+import { HashlineError } from '../core/errors.js';
+import { computeTag } from '../core/tag.js';
+import { docText, parseDoc, serializeDoc, type TextDoc } from '../core/text-doc.js';
+import { writeAtomic, type AtomicWriteOptions, type AtomicWriteResult } from './atomic-write.js';
+import { openVerified } from './open-verified.js';
+import type { PathGuard, ResolvedPath } from './path-guard.js';
+import type { Scope } from '../core/path-policy.js';
+
+/** Whole-file operations refuse files larger than this (windowed reads have no such limit). */
+export const MAX_WHOLE_FILE_BYTES = 64 * 1024 * 1024;
+
+export interface LoadedFile {
+  readonly rp: ResolvedPath;
+  readonly bytes: Uint8Array;
+  readonly doc: TextDoc;
+  /** LF-normalized, BOM-stripped text (what tags and edits are computed on). */
+  readonly text: string;
+  readonly tag: string;
+  readonly mode: number;
+  /** A NUL byte in the first 8 KiB: the file is binary. */
+  readonly binary: boolean;
+}
+
+export async function loadTextFile(guard: PathGuard, rp: ResolvedPath, scope: Scope = 'read'): Promise<LoadedFile> {
+  const vh = await openVerified(guard, rp, scope);
+  try {
+    if (vh.size > MAX_WHOLE_FILE_BYTES) {
+      throw new HashlineError('too_large', `\`${rp.display}\` is ${vh.size} bytes, over the ${MAX_WHOLE_FILE_BYTES} byte limit for whole-file operations; read it by line range`, {
+        details: { path: rp.display, size: vh.size },
+      });
+    }
+    const bytes = await vh.handle.readFile();
+    const doc = parseDoc(bytes);
+    const text = docText(doc);
+    const binary = bytes.subarray(0, 8192).includes(0);
+    return { rp, bytes, doc, text, tag: computeTag(text), mode: vh.mode, binary };
+  } finally {
+    await vh.handle.close();
+  }
+}
+
+/** Writes the document's exact bytes atomically (mode and owner kept; see atomic-write). */
+export async function saveDoc(guard: PathGuard, rp: ResolvedPath, doc: TextDoc, options: AtomicWriteOptions = {}): Promise<AtomicWriteResult> {
+  return writeAtomic(guard, rp, serializeDoc(doc), options);
+}

@@ -1,0 +1,123 @@
+// The language registry shared by reads (symbols, blocks), structural rewrites and the boundary
+// tools: which grammar a path gets, and parsing with it. ast-grep's built-in grammars are always
+// there; the @ast-grep/lang-* grammars are registered together on first use (ast-grep accepts one
+// registration per process), so start-up does not pay for them.
+
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Lang, parse, registerDynamicLanguage, type SgRoot } from '@ast-grep/napi';
+import { HashlineError } from '../core/errors.js';
+
+export interface LanguageInfo {
+  /** The name ast-grep knows the grammar by. */
+  readonly id: string;
+  /** Extensions without the dot, lower case. */
+  readonly extensions: readonly string[];
+  /** npm package of a dynamic grammar; undefined for ast-grep's built-ins. */
+  readonly pkg?: string;
+}
+
+const builtin = (id: Lang, extensions: string[]): LanguageInfo => ({ id, extensions });
+const dynamic = (id: string, extensions: string[]): LanguageInfo => ({ id, extensions, pkg: `@ast-grep/lang-${id}` });
+
+export const LANGUAGES: readonly LanguageInfo[] = Object.freeze([
+  builtin(Lang.JavaScript, ['js', 'jsx', 'mjs', 'cjs']),
+  builtin(Lang.TypeScript, ['ts', 'mts', 'cts']),
+  builtin(Lang.Tsx, ['tsx']),
+  builtin(Lang.Html, ['html', 'htm', 'xhtml']),
+  builtin(Lang.Css, ['css', 'scss']),
+  dynamic('bash', ['bash', 'bats', 'cgi', 'command', 'env', 'fcgi', 'ksh', 'sh', 'tmux', 'tool', 'zsh']),
+  dynamic('c', ['c', 'h']),
+  dynamic('cpp', ['cc', 'hpp', 'cpp', 'c++', 'hh', 'cxx', 'cu', 'ino']),
+  dynamic('csharp', ['cs']),
+  dynamic('dart', ['dart']),
+  dynamic('elixir', ['ex', 'exs']),
+  dynamic('go', ['go']),
+  dynamic('haskell', ['hs', 'lhs']),
+  dynamic('java', ['java']),
+  dynamic('json', ['json']),
+  dynamic('kotlin', ['kt', 'ktm', 'kts']),
+  dynamic('lua', ['lua']),
+  dynamic('markdown', ['md', 'markdown', 'mdx']),
+  dynamic('php', ['php']),
+  dynamic('python', ['py', 'py3', 'pyi', 'bzl']),
+  dynamic('ruby', ['rb', 'rbw', 'gemspec']),
+  dynamic('rust', ['rs']),
+  dynamic('scala', ['scala', 'sc', 'sbt']),
+  dynamic('sql', ['sql']),
+  dynamic('swift', ['swift']),
+  dynamic('toml', ['toml']),
+  dynamic('yaml', ['yaml', 'yml']),
+]);
+
+const byExtension = new Map<string, LanguageInfo>();
+for (const l of LANGUAGES) for (const e of l.extensions) byExtension.set(e, l);
+
+/** The grammar for a path by its extension (case-insensitive), or undefined. */
+export function languageForPath(p: string): LanguageInfo | undefined {
+  const ext = path.extname(p).slice(1).toLowerCase();
+  return ext === '' ? undefined : byExtension.get(ext);
+}
+
+/** The grammar with this id, or undefined. */
+export function languageById(id: string): LanguageInfo | undefined {
+  return LANGUAGES.find((l) => l.id.toLowerCase() === id.toLowerCase());
+}
+
+let dynamicState: 'pending' | 'ready' | Error = 'pending';
+
+/** Registers every installed dynamic grammar at once (idempotent). */
+export function ensureDynamicLanguages(): void {
+  if (dynamicState === 'ready') return;
+  if (dynamicState instanceof Error) throw dynamicState;
+  const require = createRequire(import.meta.url);
+  const regs: Record<string, { libraryPath: string; extensions: string[]; languageSymbol?: string; expandoChar?: string }> = {};
+  // The grammar packages announce their prebuild with console.debug, which would corrupt a stdio
+  // protocol stream: silence it while the library paths are resolved.
+  const debug = console.debug;
+  console.debug = () => undefined;
+  try {
+    for (const l of LANGUAGES) {
+      if (!l.pkg) continue;
+      try {
+        const mod = require(l.pkg) as { libraryPath: string; extensions: string[]; languageSymbol?: string; expandoChar?: string };
+        regs[l.id] = {
+          libraryPath: mod.libraryPath,
+          extensions: mod.extensions,
+          ...(mod.languageSymbol ? { languageSymbol: mod.languageSymbol } : {}),
+          ...(mod.expandoChar ? { expandoChar: mod.expandoChar } : {}),
+        };
+      } catch {
+        // a grammar without a prebuild for this platform is simply not available
+      }
+    }
+    registerDynamicLanguage(regs);
+    dynamicState = 'ready';
+    available = new Set([...LANGUAGES.filter((l) => !l.pkg).map((l) => l.id), ...Object.keys(regs)]);
+  } catch (e) {
+    dynamicState = e as Error;
+    throw e;
+  } finally {
+    console.debug = debug;
+  }
+}
+
+let available: Set<string> | undefined;
+
+/** True when the grammar can be used on this machine. */
+export function isAvailable(lang: LanguageInfo): boolean {
+  if (!lang.pkg) return true;
+  ensureDynamicLanguages();
+  return available?.has(lang.id) ?? false;
+}
+
+/** Parses `text` with the grammar. Throws `unsupported_language` when it is not available. */
+export function parseWith(lang: LanguageInfo, text: string): SgRoot {
+  if (lang.pkg) {
+    ensureDynamicLanguages();
+    if (!available?.has(lang.id)) {
+      throw new HashlineError('unsupported_language', `the ${lang.id} grammar is not available on this platform`);
+    }
+  }
+  return parse(lang.id as Lang, text);
+}
