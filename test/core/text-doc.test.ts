@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { decodeBytes, displayText, encodeText, hasEscapedBytes, hasLoneSurrogate } from '../../src/core/text-codec.js';
+import { docFromText, docText, parseDoc, serializeDoc } from '../../src/core/text-doc.js';
+import { computeTag } from '../../src/core/tag.js';
+
+const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'binary'));
+
+test('property: detect-then-restore round-trips any bytes exactly', () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 400 }), (b) => {
+      assert.deepEqual(serializeDoc(parseDoc(b)), b);
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test('property: round trip of text-like bytes with BOM, CRLF, CR, LF and invalid UTF-8', () => {
+  const piece = fc.constantFrom('a', 'é', '\r\n', '\n', '\r', ' ', '\t', '\xff', '\x99', '\xef\xbb\xbf', 'Ω', '\x00');
+  fc.assert(
+    fc.property(fc.boolean(), fc.array(piece, { maxLength: 60 }), (bom, parts) => {
+      const raw = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), ...parts.map((p) => Buffer.from(p, p.length === 1 && p.charCodeAt(0) > 0x7f && p.charCodeAt(0) < 0x100 ? 'latin1' : 'utf8'))]);
+      assert.deepEqual(Buffer.from(serializeDoc(parseDoc(raw))), raw);
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('BOM and line endings are detected', () => {
+  const d = parseDoc(Buffer.from('\ufeffa\r\nb\r\n', 'utf8'));
+  assert.equal(d.bom, true);
+  assert.equal(d.eol, '\r\n');
+  assert.deepEqual(d.lines, ['a', 'b']);
+  assert.equal(docText(d), 'a\nb\n');
+  const n = parseDoc(bytes('x\ny'));
+  assert.equal(n.eol, '\n');
+  assert.deepEqual(n.endings, ['\n', '']);
+  assert.equal(docText(n), 'x\ny');
+  assert.equal(parseDoc(new Uint8Array()).lines.length, 0);
+});
+
+test('CRLF and LF versions of a file share a tag', () => {
+  const a = parseDoc(Buffer.from('one\r\ntwo  \r\n'));
+  const b = parseDoc(Buffer.from('one\ntwo\n'));
+  assert.equal(computeTag(docText(a)), computeTag(docText(b)));
+});
+
+test('a new document in a CRLF + BOM shape is written with CRLF and BOM', () => {
+  const d = docFromText('a\nb\n', { bom: true, eol: '\r\n' });
+  assert.deepEqual(Buffer.from(serializeDoc(d)), Buffer.from('\ufeffa\r\nb\r\n', 'utf8'));
+});
+
+test('non-UTF-8 bytes are escaped, shown as U+FFFD, and written back exactly', () => {
+  const raw = Buffer.from([0x61, 0x99, 0x62, 0x0a, 0xc3, 0xa9, 0x0a]); // a<0x99>b\n é\n
+  const dec = decodeBytes(raw);
+  assert.equal(dec.utf8, false);
+  assert.equal(hasEscapedBytes(dec.text), true);
+  assert.equal(displayText(dec.text), 'a\uFFFDb\né\n');
+  assert.deepEqual(Buffer.from(encodeText(dec.text)), raw);
+  assert.equal(hasLoneSurrogate('ok \uD83D\uDE00'), false);
+  assert.equal(hasLoneSurrogate('bad \uDC99'), true);
+});
