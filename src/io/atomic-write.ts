@@ -1,6 +1,8 @@
 // Atomic, durable replacement of a file: write a temporary file in the same directory, fsync it,
 // give it the old file's mode (and owner where permitted), rename it over the target, fsync the
-// directory. The temporary file is removed on every failure. Writes go to the resolved real path,
+// directory. The temporary file is removed on every failure. All names are resolved inside the
+// parent directory opened and verified once (through its descriptor, /proc/self/fd/N), so a parent
+// swapped for a link mid-write cannot redirect anything. Writes go to the resolved real path,
 // so writing through an in-bounds symbolic link updates its target and keeps the link.
 
 import { randomBytes } from 'node:crypto';
@@ -40,27 +42,64 @@ function abortIfNeeded(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new HashlineError('aborted', 'aborted');
 }
 
+/**
+ * An open directory, verified to be `dir` and inside the policy, and the path prefix that names it
+ * through its descriptor (`/proc/self/fd/N` on Linux): names under that prefix resolve in exactly
+ * this directory even if a parent is swapped for a link afterwards (an openat() in all but name).
+ */
+interface AnchoredDir {
+  handle: FileHandle;
+  prefix: string;
+}
+
+async function openAnchoredDir(guard: PathGuard, dir: string, display: string): Promise<AnchoredDir> {
+  let handle: FileHandle;
+  try {
+    handle = await fsp.open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      throw new HashlineError('not_found', `cannot write \`${display}\`: its parent directory does not exist`, { cause: e });
+    }
+    if (code === 'ELOOP' || code === 'ENOTDIR') throw new HashlineError('link_swapped', linkSwapped(display), { cause: e });
+    throw new HashlineError('io_error', `failed to write \`${display}\`: ${(e as Error).message}`, { cause: e });
+  }
+  const actual = await descriptorPath(handle.fd);
+  if (actual === null) return { handle, prefix: dir };
+  if (actual !== dir || !guard.admitsReal(actual, 'write')) {
+    await handle.close().catch(() => undefined);
+    throw new HashlineError('link_swapped', linkSwapped(display), { details: { opened: actual } });
+  }
+  return { handle, prefix: `/proc/self/fd/${handle.fd}` };
+}
+
+/** Creates the missing parents of `rp.real` one by one, each inside its verified parent. */
 async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise<string[]> {
   const made: string[] = [];
-  const dir = path.dirname(rp.real);
   const missing: string[] = [];
-  for (let d = dir; d !== '/'; d = path.dirname(d)) {
+  let existing = path.dirname(rp.real);
+  for (; existing !== '/'; existing = path.dirname(existing)) {
     try {
-      const st = await fsp.lstat(d);
+      const st = await fsp.lstat(existing);
       if (!st.isDirectory()) {
-        throw new HashlineError('not_a_directory', `\`${guard.display(d)}\` is not a directory`);
+        throw new HashlineError('not_a_directory', `\`${guard.display(existing)}\` is not a directory`);
       }
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      missing.unshift(d);
+      missing.unshift(existing);
     }
   }
   for (const d of missing) {
     if (!guard.admitsReal(d, 'write')) {
       throw new HashlineError('path_outside_root', `permission denied: cannot create \`${guard.display(d)}\``);
     }
-    await fsp.mkdir(d);
+    const parent = await openAnchoredDir(guard, path.dirname(d), rp.display);
+    try {
+      await fsp.mkdir(`${parent.prefix}/${path.basename(d)}`);
+    } finally {
+      await parent.handle.close().catch(() => undefined);
+    }
     made.push(d);
   }
   return made;
@@ -80,18 +119,6 @@ async function writeAll(handle: FileHandle, data: Uint8Array | AsyncIterable<Uin
   return total;
 }
 
-async function fsyncDir(dir: string): Promise<void> {
-  let h: FileHandle | undefined;
-  try {
-    h = await fsp.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-    await h.sync();
-  } catch {
-    // some file systems refuse fsync on directories; the rename itself is still atomic
-  } finally {
-    await h?.close().catch(() => undefined);
-  }
-}
-
 /** Replaces (or creates) the file at `rp.real` with `data`, atomically. */
 export async function writeAtomic(
   guard: PathGuard,
@@ -102,37 +129,30 @@ export async function writeAtomic(
   abortIfNeeded(options.signal);
   const target = rp.real;
   const dir = path.dirname(target);
-  let existing: import('node:fs').Stats | null = null;
-  try {
-    existing = await fsp.lstat(target);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  }
-  if (existing !== null) {
-    if (options.exclusive) throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { details: { path: rp.display } });
-    if (existing.isSymbolicLink()) throw new HashlineError('link_swapped', linkSwapped(rp.display));
-    if (existing.isDirectory()) throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`);
-    if (!existing.isFile()) throw new HashlineError('not_regular_file', `\`${rp.display}\` is not a regular file`);
-  }
+  const name = path.basename(target);
   const madeDirs = options.createParents ? await ensureParents(guard, rp) : [];
-  const mode = (options.mode ?? (existing ? existing.mode : 0o666 & ~process.umask())) & 0o7777;
-  const temp = tempNameFor(target);
+  let anchored: AnchoredDir | undefined;
   let handle: FileHandle | undefined;
+  let tempPath: string | undefined;
   let renamed = false;
   try {
+    anchored = await openAnchoredDir(guard, dir, rp.display);
+    const targetPath = `${anchored.prefix}/${name}`;
+    let existing: import('node:fs').Stats | null = null;
     try {
-      handle = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      existing = await fsp.lstat(targetPath);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') {
-        throw new HashlineError('not_found', `cannot write \`${rp.display}\`: its parent directory does not exist`, { cause: e });
-      }
-      throw new HashlineError('io_error', `failed to write \`${rp.display}\`: ${(e as Error).message}`, { cause: e });
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
-    const opened = await descriptorPath(handle.fd);
-    if (opened !== null && (path.dirname(opened) !== dir || !guard.admitsReal(opened, 'write'))) {
-      throw new HashlineError('link_swapped', linkSwapped(rp.display), { details: { opened } });
+    if (existing !== null) {
+      if (options.exclusive) throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { details: { path: rp.display } });
+      if (existing.isSymbolicLink()) throw new HashlineError('link_swapped', linkSwapped(rp.display));
+      if (existing.isDirectory()) throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`);
+      if (!existing.isFile()) throw new HashlineError('not_regular_file', `\`${rp.display}\` is not a regular file`);
     }
+    const mode = (options.mode ?? (existing ? existing.mode : 0o666 & ~process.umask())) & 0o7777;
+    tempPath = `${anchored.prefix}/${path.basename(tempNameFor(target))}`;
+    handle = await fsp.open(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     const bytes = await writeAll(handle, data, options.signal);
     await handle.chmod(mode);
     if (existing && process.getuid?.() === 0 && (existing.uid !== 0 || existing.gid !== 0)) {
@@ -144,23 +164,25 @@ export async function writeAtomic(
     abortIfNeeded(options.signal);
     if (options.exclusive) {
       // link() fails if the target appeared meanwhile: create-only without a window.
-      await fsp.link(temp, target).catch((e) => {
+      await fsp.link(tempPath, targetPath).catch((e) => {
         throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { cause: e });
       });
-      await fsp.unlink(temp);
+      await fsp.unlink(tempPath);
     } else {
-      await fsp.rename(temp, target);
+      await fsp.rename(tempPath, targetPath);
     }
     renamed = true;
-    if (options.durable !== false) await fsyncDir(dir);
+    if (options.durable !== false) await anchored.handle.sync().catch(() => undefined);
     return { created: existing === null, mode, bytes };
   } catch (e) {
     await handle?.close().catch(() => undefined);
     if (!renamed) {
-      await fsp.unlink(temp).catch(() => undefined);
+      if (tempPath !== undefined) await fsp.unlink(tempPath).catch(() => undefined);
       for (const d of madeDirs.reverse()) await fsp.rmdir(d).catch(() => undefined);
     }
     if (e instanceof HashlineError) throw e;
     throw new HashlineError('io_error', `failed to write \`${rp.display}\`: ${(e as Error).message}`, { cause: e });
+  } finally {
+    await anchored?.handle.close().catch(() => undefined);
   }
 }

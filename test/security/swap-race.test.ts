@@ -1,0 +1,100 @@
+// Attack: a link swapped in between the check and the open (or the write). The guard checks the
+// path, then the attacker replaces the file or a parent directory with a link to outside. What is
+// opened is verified (O_NOFOLLOW on the last component, the descriptor's real path via /proc), so
+// the swap is caught; nothing outside is read or changed and no temporary file is left behind.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { after, beforeEach, test } from 'node:test';
+import { toHashlineError } from '../../src/core/errors.js';
+import { writeAtomic } from '../../src/io/atomic-write.js';
+import { readVerified } from '../../src/io/open-verified.js';
+import { attack } from '../helpers/attack.js';
+import { engineFor } from '../helpers/engine.js';
+import { makeSandbox, snapshotTree, type Sandbox } from '../helpers/tmp-tree.js';
+
+let sb: Sandbox;
+beforeEach(async () => {
+  await sb?.cleanup();
+  sb = await makeSandbox({ 'victim.txt': 'victim\n', 'dir/victim.txt': 'victim in dir\n' });
+  await fsp.writeFile(path.join(sb.outside, 'victim.txt'), 'TOP SECRET\n');
+});
+after(() => sb.cleanup());
+
+const codeOf = async (p: Promise<unknown>) => {
+  try {
+    await p;
+    return 'ok';
+  } catch (e) {
+    return toHashlineError(e).code;
+  }
+};
+
+test('read: the file is swapped for a link to outside after the check', async () => {
+  const engine = await engineFor(sb.root);
+  const rp = await engine.guard.resolve('victim.txt', 'read');
+  await fsp.rm(path.join(sb.root, 'victim.txt'));
+  await fsp.symlink(path.join(sb.outside, 'secret.txt'), path.join(sb.root, 'victim.txt'));
+  assert.equal(await codeOf(readVerified(engine.guard, rp)), 'link_swapped');
+});
+
+test('read: a parent directory is swapped for a link to outside after the check', async () => {
+  const engine = await engineFor(sb.root);
+  const rp = await engine.guard.resolve('dir/victim.txt', 'read');
+  await fsp.rename(path.join(sb.root, 'dir'), path.join(sb.root, 'dir.moved'));
+  await fsp.symlink(sb.outside, path.join(sb.root, 'dir'));
+  assert.equal(await codeOf(readVerified(engine.guard, rp)), 'link_swapped');
+});
+
+test('write: a parent directory is swapped for a link to outside after the check', async () => {
+  const engine = await engineFor(sb.root);
+  const snap = await snapshotTree(sb.outside);
+  for (const name of ['dir/victim.txt', 'dir/new.txt']) {
+    const rp = await engine.guard.resolve(name, 'write');
+    await fsp.rename(path.join(sb.root, 'dir'), path.join(sb.root, 'dir.moved'));
+    await fsp.symlink(sb.outside, path.join(sb.root, 'dir'));
+    assert.equal(await codeOf(writeAtomic(engine.guard, rp, new TextEncoder().encode('PWNED'))), 'link_swapped', name);
+    await fsp.rm(path.join(sb.root, 'dir'));
+    await fsp.rename(path.join(sb.root, 'dir.moved'), path.join(sb.root, 'dir'));
+  }
+  assert.deepEqual(await snapshotTree(sb.outside), snap, 'outside unchanged, no temp file left there');
+});
+
+test('write: the file is swapped for a link after the check', async () => {
+  const engine = await engineFor(sb.root);
+  const rp = await engine.guard.resolve('victim.txt', 'write');
+  await fsp.rm(path.join(sb.root, 'victim.txt'));
+  await fsp.symlink(path.join(sb.outside, 'victim.txt'), path.join(sb.root, 'victim.txt'));
+  assert.equal(await codeOf(writeAtomic(engine.guard, rp, new TextEncoder().encode('PWNED'))), 'link_swapped');
+  assert.equal(await fsp.readFile(path.join(sb.outside, 'victim.txt'), 'utf8'), 'TOP SECRET\n');
+});
+
+test('a process flipping a directory between real and a link to outside never gets a read or write through', async () => {
+  const engine = await engineFor(sb.root);
+  const dir = path.join(sb.root, 'dir');
+  const flipper = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const fs=require('fs');const d=${JSON.stringify(dir)},m=d+'.real',o=${JSON.stringify(sb.outside)};
+       const end=Date.now()+1500;
+       while(Date.now()<end){try{fs.renameSync(d,m);fs.symlinkSync(o,d);fs.unlinkSync(d);fs.renameSync(m,d);}catch{}}`,
+    ],
+    { stdio: 'ignore' },
+  );
+  const exited = new Promise((r) => flipper.on('exit', r));
+  let attempts = 0;
+  const started = Date.now();
+  while (Date.now() - started < 1200) {
+    const r = await attack(engine, 'dir/victim.txt');
+    attempts++;
+    assert.ok(r.readText === undefined || !r.readText.includes('TOP SECRET'), 'a read leaked the outside file');
+  }
+  await exited;
+  assert.ok(attempts > 10);
+  assert.equal(await fsp.readFile(path.join(sb.outside, 'victim.txt'), 'utf8'), 'TOP SECRET\n');
+  const outsideNames = await fsp.readdir(sb.outside);
+  assert.deepEqual(outsideNames.sort(), ['secret.txt', 'victim.txt']);
+});
