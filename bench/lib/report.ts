@@ -1,0 +1,70 @@
+// The results table (text and Markdown) and bench/results/latest.json.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Row } from './types.js';
+
+export interface Machine {
+  date: string;
+  cores: number;
+  cpu: string;
+  memoryGiB: number;
+  node: string;
+  platform: string;
+}
+
+export function machine(): Machine {
+  return {
+    date: new Date().toISOString(),
+    cores: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+  };
+}
+
+function fmt(x: number | undefined, unit: string): string {
+  if (x === undefined || Number.isNaN(x)) return '—';
+  const v = Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(2);
+  return unit === '×' ? `${v}×` : `${v} ${unit}`;
+}
+
+export function cells(r: Row): string[] {
+  const met = r.status !== 'measured' ? r.status : r.met === undefined ? '—' : r.met ? 'met' : 'NOT met';
+  return [
+    r.title,
+    fmt(r.hashline, r.unit),
+    r.anchor === undefined ? r.anchorName : `${fmt(r.anchor, r.unit)} (${r.anchorName})`,
+    r.ratio === undefined ? '—' : `${r.ratio.toFixed(2)}×`,
+    r.goal.text,
+    met,
+  ];
+}
+
+const HEAD = ['workload', 'hashline median', 'anchor median', 'ratio', 'goal', 'met'];
+
+export function textTable(rows: Row[]): string {
+  const all = [HEAD, ...rows.map(cells)];
+  const widths = HEAD.map((_, c) => Math.max(...all.map((r) => [...r[c]!].length)));
+  const line = (r: string[]) => r.map((x, c) => x.padEnd(widths[c]!)).join('  ');
+  const notes = rows.filter((r) => r.note).map((r) => `  ${r.id}: ${r.note}`);
+  return [line(HEAD), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map((r) => line(cells(r))), '', 'notes:', ...notes].join('\n');
+}
+
+export function markdownTable(rows: Row[]): string {
+  const esc = (s: string) => s.replace(/\|/g, '\\|');
+  return [
+    `| ${HEAD.join(' | ')} |`,
+    `|${HEAD.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${cells(r).map(esc).join(' | ')} |`),
+  ].join('\n');
+}
+
+export function writeJson(dir: string, rows: Row[], m: Machine, quick: boolean): string {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'latest.json');
+  writeFileSync(file, `${JSON.stringify({ machine: m, quick, rows }, null, 2)}\n`);
+  return file;
+}

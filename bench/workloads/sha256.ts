@@ -1,0 +1,47 @@
+// SHA-256 of 50 files of 4 MiB: hashline's `file_hash` tool over MCP (one call, warm server)
+// against `openssl dgst -sha256` over the same files. Figures are throughputs in MiB/s.
+
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { randomFiles } from '../lib/fixtures.js';
+import { connectHashline, okText } from '../lib/mcp.js';
+import { alternate, median, timeMs } from '../lib/stats.js';
+import { failed, finish, notBuilt, type Row, type Workload } from '../lib/types.js';
+
+const run = promisify(execFile);
+
+export const sha256: Workload = {
+  id: 'sha256',
+  async run(ctx) {
+    const count = ctx.opts.quick ? 10 : 50;
+    const size = (ctx.opts.quick ? 1 : 4) * 1024 * 1024;
+    const base: Omit<Row, 'status'> = {
+      id: 'sha256',
+      title: `SHA-256 of ${count} × ${size / 1048576} MiB files (file_hash)`,
+      issue: 7,
+      unit: 'MiB/s',
+      direction: 'higher',
+      anchorName: 'openssl dgst -sha256',
+      goal: { kind: 'ratio', bound: 'min', value: 0.9, text: '≥ 0.9×' },
+    };
+    if (!ctx.tools.has('file_hash')) return [notBuilt(base, 'file_hash')];
+    const openssl = ctx.anchors.openssl;
+    if (!openssl) return [{ ...base, status: 'anchor missing' }];
+    const { dir, names } = randomFiles(ctx.opts.work, count, size);
+    const mib = (count * size) / 1048576;
+    const side = await connectHashline(ctx.opts.repo, dir);
+    try {
+      const s = await alternate(
+        ctx.opts.reps,
+        async () => mib / ((await timeMs(async () => okText(await side.call('file_hash', { filePaths: names })))) / 1000),
+        async () => mib / ((await timeMs(() => run(openssl, ['dgst', '-sha256', ...names], { cwd: dir, maxBuffer: 1 << 20 }))) / 1000),
+        1,
+      );
+      return [finish({ ...base, status: 'measured', hashline: median(s.a), anchor: median(s.b), samples: { hashline: s.a, anchor: s.b } })];
+    } catch (e) {
+      return [failed(base, e)];
+    } finally {
+      await side.close();
+    }
+  },
+};
