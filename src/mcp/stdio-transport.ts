@@ -6,18 +6,10 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_MESSAGE_BYTES } from '../core/config.js';
+import { TopLevelIdScanner } from './top-level-id.js';
 
 const MiB = 1024 * 1024;
 
-function idFromPrefix(prefix: string): string | number | null {
-  const m = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/.exec(prefix);
-  if (!m) return null;
-  try {
-    return JSON.parse(m[1]!) as string | number;
-  } catch {
-    return null;
-  }
-}
 
 export class LimitedStdioTransport implements Transport {
   onclose?: () => void;
@@ -26,8 +18,8 @@ export class LimitedStdioTransport implements Transport {
 
   private chunks: Buffer[] = [];
   private buffered = 0;
-  /** While skipping an oversize message: its first bytes (to find the id) and its size so far. */
-  private skipping: { prefix: string; size: number } | null = null;
+  /** While skipping an oversize message: a scanner for its id, and its size so far. */
+  private skipping: { scanner: TopLevelIdScanner; size: number } | null = null;
   private readonly onData = (chunk: Buffer) => this.ingest(chunk);
   private readonly onEnd = () => void this.close();
 
@@ -51,14 +43,16 @@ export class LimitedStdioTransport implements Transport {
       rest = nl < 0 ? Buffer.alloc(0) : rest.subarray(nl + 1);
       if (this.skipping) {
         this.skipping.size += piece.length;
+        this.skipping.scanner.push(piece);
         if (nl >= 0) this.finishSkip();
         continue;
       }
       this.chunks.push(piece);
       this.buffered += piece.length;
       if (this.buffered > this.limit) {
-        const head = Buffer.concat(this.chunks).subarray(0, 4096).toString('utf8');
-        this.skipping = { prefix: head, size: this.buffered };
+        const scanner = new TopLevelIdScanner();
+        for (const c of this.chunks) scanner.push(c);
+        this.skipping = { scanner, size: this.buffered };
         this.chunks = [];
         this.buffered = 0;
         if (nl >= 0) this.finishSkip();
@@ -74,9 +68,9 @@ export class LimitedStdioTransport implements Transport {
   }
 
   private finishSkip(): void {
-    const { prefix, size } = this.skipping!;
+    const { scanner, size } = this.skipping!;
     this.skipping = null;
-    const id = idFromPrefix(prefix);
+    const id = scanner.id ?? null;
     const message = `request of ${size} bytes exceeds the ${this.limit / MiB} MiB message limit; split it into smaller calls (fewer files or smaller text per call)`;
     process.stderr.write(`hashline: ${message}\n`);
     if (id !== null) {

@@ -1,0 +1,106 @@
+// End to end: the official SDK client talks to a spawned `hashline mcp` over stdio.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { CLI_SOURCE, connectMcp, REPO, textOf, type McpSession } from '../helpers/mcp-client.js';
+import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
+
+let sb: Sandbox;
+let mcp: McpSession;
+
+before(async () => {
+  sb = await makeSandbox({ 'a.txt': 'alpha\n', 'dir/b.txt': 'beta\n' });
+  await fsp.symlink(path.join(sb.outside, 'secret.txt'), path.join(sb.root, 'leak.txt'));
+  mcp = await connectMcp(['--root', sb.root]);
+});
+after(async () => {
+  await mcp?.close();
+  await sb?.cleanup();
+});
+
+test('tools/list: every tool has a description with an example, strict input, an output schema and annotations', async () => {
+  const { tools } = await mcp.client.listTools();
+  assert.ok(tools.length >= 1);
+  for (const t of tools) {
+    assert.ok(t.description && t.description.length > 40, `${t.name} description`);
+    assert.match(t.description!, /Example/, `${t.name} has an example`);
+    assert.equal((t.inputSchema as { additionalProperties?: unknown }).additionalProperties, false, `${t.name} strict input`);
+    assert.equal(t.outputSchema?.type, 'object', `${t.name} output schema`);
+    assert.equal(t.annotations?.openWorldHint, false);
+    assert.equal(typeof t.annotations?.readOnlyHint, 'boolean');
+    assert.equal(typeof t.annotations?.destructiveHint, 'boolean');
+    assert.equal(typeof t.annotations?.idempotentHint, 'boolean');
+  }
+  assert.ok(tools.some((t) => t.name === 'file_hash'));
+});
+
+test('the server announces instructions that say how to recover from a stale tag', () => {
+  const instructions = mcp.client.getInstructions() ?? '';
+  assert.match(instructions, /re-read/);
+  assert.match(instructions, /¶path#TAG/);
+});
+
+test('file_hash returns SHA-256 in the boundary envelope, and refuses a link to outside', async () => {
+  const r = await mcp.call('file_hash', { filePaths: ['a.txt', 'dir/b.txt', 'leak.txt'] });
+  assert.equal(r.isError, undefined);
+  const data = (r.structuredContent as { ok: boolean; data: { files: Array<{ path: string; sha256?: string; error?: { code: string } }> } });
+  assert.equal(data.ok, true);
+  assert.equal(data.data.files[0]!.sha256, createHash('sha256').update('alpha\n').digest('hex'));
+  assert.equal(data.data.files[1]!.path, 'dir/b.txt');
+  assert.equal(data.data.files[2]!.error?.code, 'symlink_escape');
+  assert.doesNotMatch(textOf(r), /TOP SECRET/);
+});
+
+test('unknown argument keys are refused with a coded error', async () => {
+  const r = await mcp.call('file_hash', { filePaths: ['a.txt'], extra: 1 });
+  assert.equal(r.isError, true);
+  const sc = r.structuredContent as { ok: boolean; error: { code: string } };
+  assert.equal(sc.ok, false);
+  assert.equal(sc.error.code, 'invalid_arguments');
+  assert.match(textOf(r), /invalid_arguments/);
+});
+
+test('a request over the message limit gets a clear error and the session goes on', async () => {
+  const huge = 'x'.repeat(9 * 1024 * 1024);
+  await assert.rejects(mcp.call('file_hash', { filePaths: [huge] }), /exceeds the 8 MiB message limit/);
+  const r = await mcp.call('file_hash', { filePaths: ['a.txt'] });
+  assert.equal((r.structuredContent as { ok: boolean }).ok, true);
+});
+
+test('--tools filters by family and by name; an unknown name fails at start with exit 2', async () => {
+  const only = await connectMcp(['--root', sb.root, '--tools', 'boundary']);
+  try {
+    const names = (await only.client.listTools()).tools.map((t) => t.name);
+    assert.ok(names.includes('file_hash'));
+    assert.ok(names.every((n) => n.startsWith('file_')));
+  } finally {
+    await only.close();
+  }
+  const hashlineOnly = await connectMcp(['--root', sb.root, '--tools', 'hashline']);
+  try {
+    const names = (await hashlineOnly.client.listTools()).tools.map((t) => t.name);
+    assert.ok(names.every((n) => n.startsWith('fs_')));
+  } finally {
+    await hashlineOnly.close();
+  }
+  const bad = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'mcp', '--root', sb.root, '--tools', 'nope'], { cwd: REPO, input: '', encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /unknown tool or family `nope`/);
+});
+
+test('a missing root fails at start with a clear message', () => {
+  const bad = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'mcp', '--root', path.join(sb.base, 'nope')], { cwd: REPO, input: '', encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /is not an existing directory/);
+});
+
+test('--version and --help', () => {
+  const v = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, '--version'], { cwd: REPO, encoding: 'utf8' });
+  assert.match(v.stdout, /^\d+\.\d+\.\d+\n$/);
+  const h = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, '--help'], { cwd: REPO, encoding: 'utf8' });
+  assert.match(h.stdout, /hashline mcp/);
+});
