@@ -1,0 +1,152 @@
+// Compiling a structural pattern for one grammar. A pattern that parses on its own is used as it
+// is; one that only parses inside a context (a Go call, which Go allows only in a function body; a
+// Rust or Java statement) gets one derived: the pattern is wrapped in a function body (or a class
+// body), the node that spans exactly the pattern gives the selector, and the result is checked by
+// matching it against its own context. A pattern that parses nowhere is an error for the caller
+// to report per file, never an exception.
+
+import { createRequire } from 'node:module';
+import { parse, type NapiConfig, type SgNode } from '@ast-grep/napi';
+import { isAvailable, type LanguageInfo } from './registry.js';
+
+export type Matcher = string | NapiConfig;
+
+export type CompiledPattern =
+  | { readonly ok: true; readonly matchers: readonly Matcher[]; readonly words: readonly string[] }
+  | { readonly ok: false; readonly reason: string };
+
+/** Wrappers tried, in order, when a pattern does not parse on its own: [before, after]. */
+const CONTEXTS: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>> = {
+  go: [['package p\nfunc _() {\n', '\n}\n'], ['package p\n', '\n']],
+  rust: [['fn _() {\n', '\n}\n'], ['impl _ {\n', '\n}\n']],
+  java: [['class _ {\nvoid _() {\n', '\n}\n}\n'], ['class _ {\n', '\n}\n']],
+  csharp: [['class _ {\nvoid _() {\n', '\n}\n}\n'], ['class _ {\n', '\n}\n']],
+  c: [['void _() {\n', '\n}\n']],
+  cpp: [['void _() {\n', '\n}\n'], ['class _ {\n', '\n};\n']],
+  kotlin: [['fun _() {\n', '\n}\n'], ['class _ {\n', '\n}\n']],
+  swift: [['func _() {\n', '\n}\n']],
+  scala: [['object _ {\ndef _() = {\n', '\n}\n}\n']],
+  dart: [['void _() {\n', '\n}\n'], ['class _ {\n', '\n}\n']],
+  php: [['<?php\n', '\n'], ['<?php\nfunction _() {\n', '\n}\n']],
+  typescript: [['class _ {\n', '\n}\n']],
+  tsx: [['class _ {\n', '\n}\n']],
+  javascript: [['class _ {\n', '\n}\n']],
+};
+
+const expandoCache = new Map<string, string>();
+
+/** The character ast-grep substitutes for `$` before parsing a pattern in this grammar. */
+function expandoChar(lang: LanguageInfo): string {
+  if (!lang.pkg) return '$';
+  let c = expandoCache.get(lang.id);
+  if (c === undefined) {
+    try {
+      const mod = createRequire(import.meta.url)(lang.pkg) as { expandoChar?: string };
+      c = mod.expandoChar ?? '$';
+    } catch {
+      c = '$';
+    }
+    expandoCache.set(lang.id, c);
+  }
+  return c;
+}
+
+/** True when the tree has an ERROR node or a node the parser had to invent (zero width). */
+function hasSyntaxError(node: SgNode): boolean {
+  const stack = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.kind() === 'ERROR') return true;
+    const r = n.range();
+    if (n.isLeaf() && r.start.index === r.end.index && n !== node) return true;
+    stack.push(...n.children());
+  }
+  return false;
+}
+
+/** The deepest node whose range is exactly [start, end). */
+function nodeSpanning(root: SgNode, start: number, end: number): SgNode | null {
+  let found: SgNode | null = null;
+  let cur: SgNode | null = root;
+  while (cur !== null) {
+    const r = cur.range();
+    if (r.start.index === start && r.end.index === end) found = cur;
+    let next: SgNode | null = null;
+    for (const c of cur.children()) {
+      const cr = c.range();
+      if (cr.start.index <= start && cr.end.index >= end && !(cr.start.index === cr.end.index)) {
+        next = c;
+        break;
+      }
+    }
+    cur = next;
+  }
+  return found;
+}
+
+/** Words (identifiers, keywords) of the pattern outside metavariables: a match must contain each. */
+export function patternWords(pat: string): string[] {
+  const words = new Set<string>();
+  const re = /\$*[A-Za-z_][A-Za-z0-9_]*/g;
+  for (let m = re.exec(pat); m !== null; m = re.exec(pat)) {
+    const w = m[0];
+    if (w.startsWith('$') || w.length < 2) continue;
+    words.add(w);
+  }
+  return [...words];
+}
+
+function tryDirect(langId: string, pat: string, exp: string): { ok: boolean; error?: string } {
+  try {
+    const root = parse(langId, pat.split('$').join(exp)).root();
+    if (hasSyntaxError(root)) return { ok: false };
+    return { ok: root.find(pat) !== null };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+}
+
+function tryContext(langId: string, pat: string, exp: string, before: string, after: string): NapiConfig | null {
+  const context = before + pat + after;
+  try {
+    const root = parse(langId, context.split('$').join(exp)).root();
+    if (hasSyntaxError(root)) return null;
+    const lead = pat.length - pat.trimStart().length;
+    const start = before.length + lead;
+    const end = before.length + pat.trimEnd().length;
+    const target = nodeSpanning(root, start, end);
+    if (target === null) return null;
+    const config: NapiConfig = { rule: { pattern: { context, selector: target.kind() } } } as NapiConfig;
+    const self = root.findAll(config).some((n) => n.range().start.index === start && n.range().end.index === end);
+    return self ? config : null;
+  } catch {
+    return null;
+  }
+}
+
+const compiled = new Map<string, CompiledPattern>();
+
+/** Compiles `pat` for `lang` (cached). Never throws for a bad pattern: `ok: false` with a reason. */
+export function compilePattern(lang: LanguageInfo, pat: string): CompiledPattern {
+  const key = `${lang.id}\u0000${pat}`;
+  const hit = compiled.get(key);
+  if (hit) return hit;
+  const result = compileUncached(lang, pat);
+  if (compiled.size > 256) compiled.clear();
+  compiled.set(key, result);
+  return result;
+}
+
+function compileUncached(lang: LanguageInfo, pat: string): CompiledPattern {
+  if (!isAvailable(lang)) return { ok: false, reason: `the ${lang.id} grammar is not available on this platform` };
+  const exp = expandoChar(lang);
+  const words = patternWords(pat);
+  const direct = tryDirect(lang.id, pat, exp);
+  if (direct.ok) return { ok: true, matchers: [pat], words };
+  for (const [before, after] of CONTEXTS[lang.id] ?? []) {
+    const config = tryContext(lang.id, pat, exp, before, after);
+    if (config) return { ok: true, matchers: [config], words };
+  }
+  const why = direct.error ?? 'it has a syntax error, or is not one complete node (expression, statement or declaration)';
+  return { ok: false, reason: why };
+}

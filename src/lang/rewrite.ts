@@ -1,0 +1,185 @@
+// The structural rewrite of one text: each op's pattern is matched on the LF text (parsed off the
+// main thread with parseAsync), matches are ordered outermost first, a match that overlaps one
+// already taken is skipped and reported (ast-grep's commitEdits would drop it without a word),
+// the template is rendered with ast-grep's semantics, and the edits are mapped back onto the text
+// as it is on disk, so every untouched line keeps its own ending and new lines get the file's.
+// Ops apply in order, each to the result of the one before. Offsets are UTF-16 code units.
+
+import { parseAsync, type SgNode } from '@ast-grep/napi';
+import { HashlineError } from '../core/errors.js';
+import { splitLines } from '../core/text-doc.js';
+import { compilePattern, type Matcher } from './pattern-context.js';
+import { isAvailable, type LanguageInfo } from './registry.js';
+import { parseTemplate, renderTemplate, type Template } from './rewrite-template.js';
+
+export interface RewriteOp {
+  readonly pat: string;
+  readonly out: string;
+}
+
+/** A replacement of [start, end) (UTF-16 code units) by `text`. */
+export interface TextEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+export interface OpReport {
+  readonly pat: string;
+  /** Matches found (before overlaps were removed). */
+  readonly matches: number;
+  /** Matches rewritten. */
+  readonly applied: number;
+  /** 1-based lines (in the text the op ran on) of matches skipped because they overlap a rewritten one. */
+  readonly overlapLines: readonly number[];
+  /** Why the pattern could not be used for this grammar. */
+  readonly patternError?: string;
+}
+
+export interface RewriteOutcome {
+  /** The new text in the file's own line endings (BOM excluded). */
+  readonly raw: string;
+  readonly reports: readonly OpReport[];
+}
+
+/** Applies non-overlapping edits sorted by start; overlapping or out-of-range edits are a coded error. */
+export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  let out = '';
+  let pos = 0;
+  for (const e of edits) {
+    if (e.start < pos || e.end < e.start || e.end > text.length) {
+      throw new HashlineError('edit_overlap', `internal: edit [${e.start}, ${e.end}) overlaps or is out of range`, { details: { start: e.start, end: e.end } });
+    }
+    out += text.slice(pos, e.start) + e.text;
+    pos = e.end;
+  }
+  return out + text.slice(pos);
+}
+
+/** Maps offsets of the LF form of `raw` to offsets in `raw` (identity when `raw` has no CR). */
+function offsetMapper(raw: string): { lf: string; toRaw: (offset: number) => number } {
+  if (!raw.includes('\r')) return { lf: raw, toRaw: (o) => o };
+  const { lines, endings } = splitLines(raw);
+  const lfStarts: number[] = [];
+  const rawStarts: number[] = [];
+  let lfPos = 0;
+  let rawPos = 0;
+  for (let i = 0; i < lines.length; i++) {
+    lfStarts.push(lfPos);
+    rawStarts.push(rawPos);
+    const len = lines[i]!.length;
+    const end = endings[i]!;
+    lfPos += len + (end === '' ? 0 : 1);
+    rawPos += len + end.length;
+  }
+  const lf = lines.map((l, i) => l + (endings[i] === '' ? '' : '\n')).join('');
+  const toRaw = (o: number): number => {
+    if (o >= lf.length) return raw.length;
+    let lo = 0;
+    let hi = lfStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lfStarts[mid]! <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return rawStarts[lo]! + (o - lfStarts[lo]!);
+  };
+  return { lf, toRaw };
+}
+
+function lineOf(text: string, offset: number): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+const templates = new Map<string, Template>();
+function templateFor(out: string): Template {
+  let t = templates.get(out);
+  if (!t) {
+    if (templates.size > 256) templates.clear();
+    t = parseTemplate(out);
+    templates.set(out, t);
+  }
+  return t;
+}
+
+function capturer(node: SgNode) {
+  return (name: string, multi: boolean) => {
+    if (multi) {
+      const nodes = node.getMultipleMatches(name);
+      const first = nodes[0];
+      const last = nodes[nodes.length - 1];
+      return first && last ? { start: first.range().start.index, end: last.range().end.index } : null;
+    }
+    const m = node.getMatch(name);
+    return m ? { start: m.range().start.index, end: m.range().end.index } : null;
+  };
+}
+
+/** True when the text may hold a match: every word of the pattern occurs in it. */
+function mayMatch(words: readonly string[], text: string): boolean {
+  return words.every((w) => text.includes(w));
+}
+
+/** Runs one op on `raw`; returns the new raw text and the op's report. */
+async function runOp(lang: LanguageInfo, raw: string, eol: string, op: RewriteOp): Promise<{ raw: string; report: OpReport }> {
+  const compiled = compilePattern(lang, op.pat);
+  if (!compiled.ok) return { raw, report: { pat: op.pat, matches: 0, applied: 0, overlapLines: [], patternError: compiled.reason } };
+  const { lf, toRaw } = offsetMapper(raw);
+  if (!mayMatch(compiled.words, lf)) return { raw, report: { pat: op.pat, matches: 0, applied: 0, overlapLines: [] } };
+  const root = (await parseAsync(lang.id, lf)).root();
+  const seen = new Set<string>();
+  const found: Array<{ node: SgNode; start: number; end: number }> = [];
+  for (const m of compiled.matchers as Matcher[]) {
+    for (const node of root.findAll(m)) {
+      const r = node.range();
+      const key = `${r.start.index}:${r.end.index}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      found.push({ node, start: r.start.index, end: r.end.index });
+    }
+  }
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const template = templateFor(op.out);
+  const edits: TextEdit[] = [];
+  const overlapLines: number[] = [];
+  let taken = 0;
+  for (const f of found) {
+    if (f.start < taken) {
+      overlapLines.push(lineOf(lf, f.start));
+      continue;
+    }
+    taken = Math.max(taken, f.end);
+    let text = renderTemplate(template, lf, f.start, capturer(f.node));
+    if (text === lf.slice(f.start, f.end)) continue;
+    if (eol !== '\n') text = text.replace(/\n/g, eol);
+    edits.push({ start: toRaw(f.start), end: toRaw(f.end), text });
+  }
+  const report: OpReport = { pat: op.pat, matches: found.length, applied: edits.length, overlapLines };
+  return { raw: edits.length === 0 ? raw : applyEdits(raw, edits), report };
+}
+
+/**
+ * Rewrites `raw` (a decoded file without its BOM, in its own line endings) with `ops` in order.
+ * `eol` is the ending new lines get. Throws `unsupported_language` when the grammar is missing.
+ */
+export async function rewriteText(lang: LanguageInfo, raw: string, eol: string, ops: readonly RewriteOp[]): Promise<RewriteOutcome> {
+  if (!isAvailable(lang)) throw new HashlineError('unsupported_language', `the ${lang.id} grammar is not available on this platform`);
+  const reports: OpReport[] = [];
+  let text = raw;
+  for (const op of ops) {
+    const r = await runOp(lang, text, eol, op);
+    text = r.raw;
+    reports.push(r.report);
+  }
+  return { raw: text, reports };
+}
+
+/** True when some op could match `raw` at all (a cheap test before reading trees). */
+export function anyOpMayMatch(lang: LanguageInfo, raw: string, ops: readonly RewriteOp[]): boolean {
+  return ops.some((op) => {
+    const c = compilePattern(lang, op.pat);
+    return !c.ok || mayMatch(c.words, raw);
+  });
+}
