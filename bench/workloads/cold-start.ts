@@ -1,11 +1,23 @@
 // Cold start: spawn the server and connect the SDK client until `tools/list` is answered,
-// hashline (`node dist/cli/main.js mcp`) against the reference filesystem server.
+// hashline (`node dist/cli/main.js mcp`) against the reference filesystem server; and the same
+// CLI bundled into one file by scripts/bundle-cli.mjs, to show what bundling would buy.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { connectHashline, connectReference, type McpSide } from '../lib/mcp.js';
+import { connectReference, connectStdio, hashlineCli, type McpSide } from '../lib/mcp.js';
 import { alternate, median, timeMs } from '../lib/stats.js';
 import { failed, finish, type Row, type Workload } from '../lib/types.js';
+
+/** Bundles the built CLI under bench/work (with a package.json beside, for the version). */
+function bundle(repo: string, work: string): string | null {
+  const dir = path.join(work, 'bundle');
+  const out = path.join(dir, 'dist', 'hashline.mjs');
+  mkdirSync(path.dirname(out), { recursive: true });
+  copyFileSync(path.join(repo, 'package.json'), path.join(dir, 'package.json'));
+  const r = spawnSync(process.execPath, [path.join(repo, 'scripts/bundle-cli.mjs'), '--out', out], { encoding: 'utf8', timeout: 120_000 });
+  return r.status === 0 ? out : null;
+}
 
 async function startToList(connect: () => Promise<McpSide>): Promise<number> {
   let side: McpSide | undefined;
@@ -34,16 +46,28 @@ export const coldStart: Workload = {
     const root = path.join(ctx.opts.work, 'cold');
     mkdirSync(root, { recursive: true });
     writeFileSync(path.join(root, 'a.txt'), 'a\n');
-    try {
-      const s = await alternate(
-        ctx.opts.reps,
-        () => startToList(() => connectHashline(ctx.opts.repo, root)),
-        () => startToList(() => connectReference(ref, root)),
-        1,
-      );
-      return [finish({ ...base, status: 'measured', hashline: median(s.a), anchor: median(s.b), samples: { hashline: s.a, anchor: s.b } })];
-    } catch (e) {
-      return [failed(base, e)];
+    const rows: Row[] = [];
+    const entries: [Omit<Row, 'status'>, string | null][] = [
+      [base, hashlineCli(ctx.opts.repo)],
+      [{ ...base, id: 'cold-start-bundled', title: 'cold start, CLI bundled (scripts/bundle-cli.mjs)' }, bundle(ctx.opts.repo, ctx.opts.work)],
+    ];
+    for (const [row, cli] of entries) {
+      if (cli === null) {
+        rows.push(failed(row, new Error('bundling failed')));
+        continue;
+      }
+      try {
+        const s = await alternate(
+          ctx.opts.reps,
+          () => startToList(() => connectStdio(process.execPath, [cli, 'mcp', '--root', root], root)),
+          () => startToList(() => connectReference(ref, root)),
+          1,
+        );
+        rows.push(finish({ ...row, status: 'measured', hashline: median(s.a), anchor: median(s.b), samples: { hashline: s.a, anchor: s.b } }));
+      } catch (e) {
+        rows.push(failed(row, e));
+      }
     }
+    return rows;
   },
 };
