@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { LockManager } from '../../src/io/file-lock.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+test('in-process: holders of one path never overlap; different paths run concurrently', async () => {
+  const locks = new LockManager(mkdtempSync(path.join(os.tmpdir(), 'hl-locks-')));
+  let inside = 0;
+  let maxInside = 0;
+  const work = async () => {
+    inside++;
+    maxInside = Math.max(maxInside, inside);
+    await new Promise((r) => setTimeout(r, 5));
+    inside--;
+  };
+  await Promise.all(Array.from({ length: 10 }, () => locks.withLocks(['/x/a'], work)));
+  assert.equal(maxInside, 1);
+  let both = 0;
+  const slow = (p: string) => locks.withLocks([p], async () => {
+    both++;
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(both, 2);
+    await new Promise((r) => setTimeout(r, 5));
+  });
+  await Promise.all([slow('/x/b'), slow('/x/c')]);
+});
+
+test('batches taking overlapping sets in different orders do not deadlock', async () => {
+  const locks = new LockManager(mkdtempSync(path.join(os.tmpdir(), 'hl-locks-')));
+  const tick = () => new Promise((r) => setTimeout(r, 2));
+  await Promise.all(
+    Array.from({ length: 20 }, (_, i) => locks.withLocks(i % 2 ? ['/p/1', '/p/2', '/p/3'] : ['/p/3', '/p/2', '/p/1'], tick)),
+  );
+});
+
+test('cross-process: two processes incrementing one counter file under the lock lose no update', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-x-'));
+  const counter = path.join(dir, 'counter');
+  await fsp.writeFile(counter, '0');
+  const lockDir = path.join(dir, 'locks');
+  const script = `
+    import { LockManager } from ${JSON.stringify(path.join(HERE, '../../src/io/file-lock.ts'))};
+    import { promises as fsp } from 'node:fs';
+    const locks = new LockManager(${JSON.stringify(lockDir)});
+    for (let i = 0; i < 40; i++) {
+      await locks.withLocks([${JSON.stringify(counter)}], async () => {
+        const n = Number(await fsp.readFile(${JSON.stringify(counter)}, 'utf8'));
+        await new Promise((r) => setTimeout(r, 1));
+        await fsp.writeFile(${JSON.stringify(counter)}, String(n + 1));
+      });
+    }`;
+  const run = () =>
+    new Promise<number>((resolve) => {
+      const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
+      p.on('exit', (c) => resolve(c ?? 1));
+    });
+  const codes = await Promise.all([run(), run()]);
+  assert.deepEqual(codes, [0, 0]);
+  assert.equal(await fsp.readFile(counter, 'utf8'), '80');
+});
+
+test('a lock file left by a dead process is taken over', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-dead-'));
+  const locks = new LockManager(dir);
+  const child = spawn(process.execPath, ['-e', '0']);
+  const deadPid = await new Promise<number>((r) => child.on('exit', () => r(child.pid!)));
+  // Take the lock once to learn the file name, then plant a stale one owned by the dead pid.
+  let lockFile = '';
+  await locks.withLocks(['/stale/target'], async () => {
+    lockFile = (await fsp.readdir(dir)).find((n) => n.endsWith('.lock'))!;
+  });
+  await fsp.writeFile(path.join(dir, lockFile), `${deadPid}\n/stale/target\n`);
+  let ran = false;
+  await locks.withLocks(['/stale/target'], async () => {
+    ran = true;
+  }, { timeoutMs: 2000 });
+  assert.equal(ran, true);
+});
+
+test('a lock held by a live process times out with a retryable lock_timeout', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-live-'));
+  const locks = new LockManager(dir);
+  let lockFile = '';
+  await locks.withLocks(['/live/target'], async () => {
+    lockFile = (await fsp.readdir(dir)).find((n) => n.endsWith('.lock'))!;
+  });
+  await fsp.writeFile(path.join(dir, lockFile), `${process.ppid}\n/live/target\n`);
+  await assert.rejects(locks.withLocks(['/live/target'], async () => undefined, { timeoutMs: 100 }), (e: { code?: string; retryable?: boolean }) => e.code === 'lock_timeout' && e.retryable === true);
+});
