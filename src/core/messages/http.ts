@@ -1,0 +1,86 @@
+// Wire text of the HTTP file API (spec/http.md): every refusal the daemon and its client say.
+
+export const START_LINE_ZERO =
+  'start_line is 1-based, so 0 is not a line. Line 1 is the first line; a caller working from 0-based offsets wants start_line=1.';
+
+export function endBeforeStart(end: bigint | number, start: bigint | number): string {
+  return `end_line ${end} is before start_line ${start}. Both bounds are 1-based and inclusive, so end_line must be at least start_line. An end_line past the last line is fine and reads through EOF — this refusal is for an inverted range, which no file can satisfy.`;
+}
+
+export const BOUNDS_NOT_INTEGERS = 'start_line and end_line must be integers';
+export const PATH_REQUIRED = 'path query parameter is required';
+export const NO_SUCH_FILE = 'no such file';
+export const CANNOT_READ_FILE = 'cannot read file';
+export const PATH_IS_DIRECTORY = 'path is a directory; use /v1/fs/tar';
+export const PATH_NOT_REGULAR = 'path is not a regular file';
+
+export function invalidMode(raw: string): string {
+  return `mode ${raw} is not a valid octal file mode`;
+}
+
+export function diskReserve(path: string, avail: number, reserve: number): string {
+  return `refusing to write ${path}: ${avail} bytes available on the target filesystem, below the ${reserve} byte reserve`;
+}
+
+export const CANNOT_CREATE_PARENT = 'cannot create parent';
+export const CANNOT_SET_MODE = 'cannot set mode';
+export const CANNOT_WRITE_FILE = 'cannot write file';
+
+export function bodyTooLarge(limit: number): string {
+  return `request body exceeds ${limit} bytes`;
+}
+
+export const PATH_NOT_DIRECTORY = 'path is not a directory; use /v1/fs/file';
+export const NO_SUCH_DIRECTORY = 'no such directory';
+
+export function treeTooManyMembers(root: string, n: number): string {
+  return `tree under ${root} has more than ${n} members`;
+}
+
+export function treeTooManyBytes(root: string, n: number): string {
+  return `tree under ${root} exceeds ${n} bytes`;
+}
+
+export const EXTRACTION_PATH_ABSOLUTE = 'path must be absolute for extraction';
+export const MALFORMED_BODY = 'malformed or truncated body';
+
+export function memberEscapes(member: string): string {
+  return `refused tar member ${member}: path escapes the extraction root`;
+}
+
+export function memberDotNotDirectory(member: string): string {
+  return `refused tar member ${member}: the . member must be a directory`;
+}
+
+export function absoluteLinkTarget(member: string, target: string): string {
+  return `refused tar member ${member}: absolute link target ${target}`;
+}
+
+export function linkTargetOutside(member: string, target: string): string {
+  return `refused tar member ${member}: link target ${target} resolves outside the root`;
+}
+
+export function deviceMember(member: string): string {
+  return `refused tar member ${member}: device and fifo members are not extractable`;
+}
+
+export function memberThroughLink(member: string, component: string): string {
+  return `refused tar member ${member}: ${component} is a symbolic link, and extraction never writes through one`;
+}
+
+export function memberUnsupported(member: string, type: string): string {
+  return `refused tar member ${member}: ${type} members are not extractable`;
+}
+
+export function archiveTooManyMembers(n: number): string {
+  return `archive has more than ${n} members`;
+}
+
+export function archiveTooManyBytes(n: number): string {
+  return `archive exceeds ${n} uncompressed bytes`;
+}
+
+export const TAR_FAILED = 'tar operation failed';
+export const UNAUTHORIZED = 'missing or wrong bearer token';
+export const FOREIGN_ORIGIN = 'forbidden: the Origin header names a host this server does not serve';
+export const FOREIGN_HOST = 'forbidden: the Host header names a host this server does not serve';

@@ -1,0 +1,15 @@
+// The `mode` query parameter of PUT /v1/fs/file: octal, as `644`, `0644` or `0o644`, at most 0o7777.
+
+import { HashlineError } from '../core/errors.js';
+import { invalidMode } from '../core/messages/http.js';
+
+/** The mode as a number, undefined when absent; a coded 400 error when it is not valid octal. */
+export function parseFileMode(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const m = /^(?:0o)?([0-7]{1,12})$/i.exec(raw);
+  const value = m ? parseInt(m[1]!, 8) : NaN;
+  if (!Number.isInteger(value) || value > 0o7777) {
+    throw new HashlineError('invalid_arguments', invalidMode(raw), { details: { mode: raw } });
+  }
+  return value;
+}

@@ -1,0 +1,109 @@
+// GET /v1/fs/file: the range rule is decided before anything is opened; the file is opened through
+// the guard and openVerified; small files are read whole and sliced, larger ones streamed through
+// a slicer that stops reading once the window closes (memory O(window), the handle closed on every
+// path, client abort included).
+
+import { Readable } from 'node:stream';
+import type { FileHandle } from 'node:fs/promises';
+import { HashlineError, toHashlineError } from '../core/errors.js';
+import { LineSlicer, lineWindow, sliceLines, type LineWindow, type LineWindowQuery } from '../core/line-window.js';
+import { CANNOT_READ_FILE, NO_SUCH_FILE, PATH_IS_DIRECTORY, PATH_NOT_REGULAR } from '../core/messages/http.js';
+import { openVerified } from '../io/open-verified.js';
+import type { Engine } from '../tools/engine.js';
+
+/** Files up to this size are read in one call and sliced in memory. */
+const WHOLE_READ_BYTES = 64 * 1024;
+const CHUNK_BYTES = 64 * 1024;
+
+/** A readable over an open handle that applies a window and closes the handle when destroyed. */
+export class WindowStream extends Readable {
+  private pos = 0;
+
+  constructor(
+    private readonly handle: FileHandle,
+    private readonly slicer: LineSlicer | null,
+  ) {
+    super();
+  }
+
+  override _read(): void {
+    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.handle.read(buf, 0, buf.length, this.pos).then(
+      ({ bytesRead }) => {
+        if (this.destroyed) return;
+        if (bytesRead === 0) {
+          this.push(null);
+          return;
+        }
+        this.pos += bytesRead;
+        const chunk = buf.subarray(0, bytesRead);
+        if (this.slicer === null) {
+          this.push(chunk);
+          return;
+        }
+        const out = this.slicer.push(chunk);
+        if (this.slicer.done) {
+          if (out.length > 0) this.push(out);
+          this.push(null);
+        } else if (out.length > 0) this.push(out);
+        else this._read();
+      },
+      (e: unknown) => this.destroy(e as Error),
+    );
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.handle.close().then(
+      () => callback(error),
+      () => callback(error),
+    );
+  }
+}
+
+function readError(e: unknown): HashlineError {
+  const err = toHashlineError(e);
+  switch (err.code) {
+    case 'not_found':
+      return new HashlineError('not_found', NO_SUCH_FILE, { cause: e });
+    case 'is_directory':
+      return new HashlineError('is_directory', PATH_IS_DIRECTORY, { cause: e });
+    case 'not_regular_file':
+      return new HashlineError('not_regular_file', PATH_NOT_REGULAR, { cause: e });
+    case 'io_error':
+    case 'internal':
+      return new HashlineError('io_error', CANNOT_READ_FILE, { cause: e });
+    default:
+      return err;
+  }
+}
+
+/** The range rule as a coded error (400), or the window (`null`: no range). */
+export function windowOrThrow(query: LineWindowQuery): LineWindow | null {
+  const w = lineWindow(query);
+  if (!w.ok) throw new HashlineError('invalid_range', w.message);
+  return w.window;
+}
+
+/** Opens the window of the file named by `query.path`: a Buffer (small files) or a stream. */
+export async function readFileWindow(engine: Engine, query: LineWindowQuery): Promise<Buffer | Readable> {
+  const window = windowOrThrow(query);
+  const rp = await engine.guard.resolve(query.path as string, 'read');
+  if (!rp.exists) throw new HashlineError('not_found', NO_SUCH_FILE, { details: { path: rp.display } });
+  let vh;
+  try {
+    vh = await openVerified(engine.guard, rp, 'read', 'file');
+  } catch (e) {
+    throw readError(e);
+  }
+  if (vh.size <= WHOLE_READ_BYTES) {
+    try {
+      const bytes = await vh.handle.readFile();
+      return Buffer.from(sliceLines(bytes, window));
+    } catch (e) {
+      throw readError(e);
+    } finally {
+      await vh.handle.close().catch(() => undefined);
+    }
+  }
+  return new WindowStream(vh.handle, window === null ? null : new LineSlicer(window));
+}

@@ -1,0 +1,159 @@
+// The HTTP daemon: a fastify instance with the file routes, /mcp, health and schema. Every request
+// passes the Host/Origin check (DNS rebinding) and, except health and schema, the bearer check.
+// Bodies are never parsed by fastify: one catch-all content-type parser passes the raw stream
+// through, the file and tar routes stream it with their own byte limits and /mcp reads its JSON
+// within the MCP message limit. Errors are text/plain with the code in `hashline-error-code`.
+
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { MAX_MESSAGE_BYTES } from '../core/config.js';
+import { HashlineError } from '../core/errors.js';
+import { FOREIGN_HOST, FOREIGN_ORIGIN, UNAUTHORIZED } from '../core/messages/http.js';
+import type { Engine } from '../tools/engine.js';
+import type { ToolDefinition } from '../tools/tool.js';
+import { VERSION } from '../version.js';
+import { bearerChecker } from './auth.js';
+import { availableBytes } from './disk-space.js';
+import { ERROR_CODE_HEADER, sendError } from './error-reply.js';
+import { readFileWindow } from './file-read.js';
+import { writeFileFromRequest } from './file-write.js';
+import { hostPolicy } from './host-check.js';
+import { type HttpLimits, resolveLimits } from './limits.js';
+import { McpSessions } from './mcp-endpoint.js';
+import { openApiDocument } from './openapi.js';
+import { readBody } from './request-body.js';
+import { fastifySchema, FILE_GET, FILE_PUT, HEALTH, MCP_POST, ROUTE_SPECS, type RouteSpec, SCHEMA, TAR_GET, TAR_PUT } from './route-schemas.js';
+import { extractTarFromRequest } from './tar-extract.js';
+import { packDirectory } from './tar-pack.js';
+
+export interface HttpServerOptions {
+  /** The tools served on /mcp. */
+  tools: readonly ToolDefinition[];
+  /** Bearer token; undefined serves without one (the CLI allows that on loopback only). */
+  token?: string | undefined;
+  /** The address the daemon binds (used for the Host/Origin defaults). */
+  host?: string;
+  /** Replaces the default Host/Origin list (loopback names plus `host`). */
+  allowedHosts?: readonly string[] | undefined;
+  limits?: Partial<HttpLimits>;
+  logger?: boolean;
+}
+
+export interface HttpServer {
+  app: FastifyInstance;
+  limits: HttpLimits;
+  mcp: McpSessions;
+}
+
+type Query = Record<string, string | undefined>;
+
+export const VERSION_HEADER = 'hashline-version';
+
+export async function createHttpServer(engine: Engine, options: HttpServerOptions): Promise<HttpServer> {
+  const limits = resolveLimits(options.limits);
+  const app = Fastify({
+    logger: options.logger ?? false,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    bodyLimit: MAX_MESSAGE_BYTES,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+  const checkToken = bearerChecker(options.token);
+  const hosts = hostPolicy(options.host ?? '127.0.0.1', options.allowedHosts);
+  const mcp = new McpSessions(engine, options.tools, limits.maxMcpSessions);
+  const open = new Set(ROUTE_SPECS.filter((s) => !s.auth).map((s) => s.url));
+  let busy = 0;
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(VERSION_HEADER, VERSION);
+    const host = request.headers.host;
+    const refuse = (code: 'forbidden' | 'unauthorized', message: string) => sendError(reply, new HashlineError(code, message));
+    if (!hosts.hostAllowed(host)) return refuse('forbidden', FOREIGN_HOST);
+    if (!hosts.originAllowed(request.headers.origin, host)) return refuse('forbidden', FOREIGN_ORIGIN);
+    const url = request.url.split('?', 1)[0]!;
+    if (!open.has(url) && !checkToken(request.headers.authorization)) {
+      reply.header('www-authenticate', 'Bearer');
+      return refuse('unauthorized', UNAUTHORIZED);
+    }
+    return undefined;
+  });
+  app.addHook('onRequest', async () => {
+    busy++;
+  });
+  app.addHook('onResponse', async () => {
+    busy--;
+  });
+  app.addHook('preClose', async () => {
+    await mcp.closeAll();
+  });
+
+  app.setErrorHandler((error: FastifyError | HashlineError, _request, reply) => {
+    if (error instanceof HashlineError) return sendError(reply, error);
+    const status = error.statusCode ?? 500;
+    if (error.validation || status === 400) {
+      return reply.code(400).header(ERROR_CODE_HEADER, 'invalid_arguments').type('text/plain; charset=utf-8').send(error.message);
+    }
+    if (status === 413) return sendError(reply, new HashlineError('too_large', error.message));
+    return sendError(reply, error);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).header(ERROR_CODE_HEADER, 'not_found').type('text/plain; charset=utf-8').send(`no route ${request.method} ${request.url.split('?', 1)[0]}`),
+  );
+
+  const route = (spec: RouteSpec, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) =>
+    app.route({ method: spec.method, url: spec.url, schema: fastifySchema(spec), handler });
+
+  route(FILE_GET, async (request, reply) => {
+    const body = await readFileWindow(engine, request.query as Query);
+    return reply.code(200).type('application/octet-stream').send(body);
+  });
+  route(FILE_PUT, async (request, reply) => {
+    await writeFileFromRequest(engine, limits, request.query as Query, request.raw);
+    return reply.code(204).send();
+  });
+  route(TAR_GET, async (request, reply) => {
+    const stream = await packDirectory(engine, limits, request.query as Query);
+    return reply.code(200).type('application/x-tar').send(stream);
+  });
+  route(TAR_PUT, async (request, reply) => {
+    await extractTarFromRequest(engine, limits, request.query as Query, request.raw);
+    return reply.code(204).send();
+  });
+  route(HEALTH, async () => {
+    const available = await availableBytes(engine.guard.realRoot).catch(() => null);
+    return {
+      version: VERSION,
+      disk: available === null ? null : { available_bytes: available, reserve_bytes: limits.diskReserveBytes, under_pressure: available < limits.diskReserveBytes },
+      busy: Math.max(0, busy - 1),
+      mcp_sessions: mcp.size,
+    };
+  });
+  const schemaDoc = openApiDocument(ROUTE_SPECS);
+  route(SCHEMA, async () => schemaDoc);
+
+  const mcpHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    let body: unknown;
+    if (request.method === 'POST') {
+      const raw = await readBody(request.raw, MAX_MESSAGE_BYTES);
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        return reply.code(400).type('application/json').send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
+      }
+    }
+    reply.hijack();
+    try {
+      await mcp.handle(request.raw, reply.raw, body);
+    } catch (e) {
+      request.log.error({ err: e }, 'mcp request failed');
+      if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'text/plain' });
+      reply.raw.end();
+    }
+    return reply;
+  };
+  app.route({ method: ['POST', 'GET', 'DELETE'], url: MCP_POST.url, schema: { headers: MCP_POST.headers }, handler: mcpHandler });
+
+  return { app, limits, mcp };
+}

@@ -1,0 +1,155 @@
+// PUT /v1/fs/tar: the body is spooled to a private temp file (byte limit → 413, a truncated body →
+// 400), the whole archive is listed and checked against the rules of tar-rules.ts (nothing is
+// written when any member is refused), then extracted with npm `tar` (`preservePaths: false`, no
+// owners) through a filter that masks modes and re-checks, right before each member, that its
+// parent directory's real path is the lexical one inside the root (no symlink swapped in).
+//
+// Residual risk: between that check and node-tar's open (which follows links), another local
+// process could swap a parent for a symlink; the window is one member wide. Extraction is not
+// atomic as a whole: a failure mid-way (disk full) can leave the members already written.
+
+import { createWriteStream, lstatSync, promises as fsp, readlinkSync, realpathSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { extract as tarExtract, list as tarList, type ReadEntry } from 'tar';
+import { HashlineError, isHashlineError } from '../core/errors.js';
+import { permissionDenied } from '../core/messages/guard.js';
+import {
+  EXTRACTION_PATH_ABSOLUTE,
+  MALFORMED_BODY,
+  memberThroughLink,
+  PATH_NOT_DIRECTORY,
+  PATH_REQUIRED,
+  TAR_FAILED,
+} from '../core/messages/http.js';
+import { isWithin } from '../core/path-policy.js';
+import type { PathGuard } from '../io/path-guard.js';
+import type { Engine } from '../tools/engine.js';
+import { assertDiskReserve } from './disk-space.js';
+import type { HttpLimits } from './limits.js';
+import { assertDeclaredLength, limitedBody } from './request-body.js';
+import { ArchiveCheck, MODE_MASK } from './tar-rules.js';
+
+/** Writes the request body to a new private temp file; returns its directory and path. */
+async function spool(req: IncomingMessage, limit: number): Promise<{ dir: string; file: string }> {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'hashline-spool-'));
+  const file = path.join(dir, 'body.tar');
+  try {
+    await pipeline(Readable.from(limitedBody(req, limit)), createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+    return { dir, file };
+  } catch (e) {
+    await fsp.rm(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** The on-disk link lookup of tar-rules: targets inside the root become relative to the link's directory. */
+function diskLinks(root: string) {
+  return (rel: string): string | null => {
+    const abs = path.join(root, rel);
+    try {
+      if (!lstatSync(abs).isSymbolicLink()) return null;
+      const target = readlinkSync(abs);
+      if (!path.isAbsolute(target)) return target;
+      return isWithin(path.normalize(target), root) ? path.relative(path.dirname(abs), target) || '.' : target;
+    } catch {
+      return null;
+    }
+  };
+}
+
+function policy(guard: PathGuard, root: string) {
+  return (rel: string): HashlineError | null => {
+    const abs = rel === '' ? root : path.join(root, rel);
+    return guard.admitsReal(abs, 'write')
+      ? null
+      : new HashlineError('path_blocked', permissionDenied(guard.display(abs), 'path is in blocklist'));
+  };
+}
+
+/** Lists and checks the whole archive; throws the first refusal, or `malformed_body`. */
+async function preScan(file: string, root: string, guard: PathGuard, limits: HttpLimits): Promise<void> {
+  const check = new ArchiveCheck({ maxMembers: limits.maxTarMembers, maxBytes: limits.maxTarBytes }, diskLinks(root), policy(guard, root));
+  let refusal: unknown;
+  try {
+    await tarList({
+      file,
+      strict: true,
+      onReadEntry: (entry: ReadEntry) => {
+        if (refusal !== undefined) return;
+        try {
+          check.add({ path: entry.path, type: entry.type, linkpath: entry.linkpath, size: entry.size ?? 0 });
+        } catch (e) {
+          refusal = e;
+        }
+      },
+    });
+  } catch (e) {
+    if (refusal === undefined) throw new HashlineError('malformed_body', MALFORMED_BODY, { cause: e });
+  }
+  if (refusal !== undefined) throw refusal;
+}
+
+/** The first component from `root` down to `dir` that is not a plain directory, or null. */
+function linkComponent(root: string, dir: string): string | null {
+  let d = root;
+  for (const part of path.relative(root, dir).split('/').filter((p) => p !== '')) {
+    d = path.join(d, part);
+    try {
+      const st = lstatSync(d);
+      if (!st.isDirectory()) return path.relative(root, d);
+    } catch {
+      return null; // missing from here down: tar creates plain directories
+    }
+  }
+  return realpathSync(root) === root ? null : '.';
+}
+
+export async function extractTarFromRequest(engine: Engine, limits: HttpLimits, query: { path?: string | undefined }, req: IncomingMessage): Promise<void> {
+  if (query.path === undefined) throw new HashlineError('invalid_arguments', PATH_REQUIRED);
+  if (!path.posix.isAbsolute(query.path)) throw new HashlineError('invalid_arguments', EXTRACTION_PATH_ABSOLUTE);
+  const rp = await engine.guard.resolve(query.path, 'write');
+  const root = rp.real;
+  if (rp.exists && !(await fsp.lstat(root)).isDirectory()) throw new HashlineError('not_a_directory', PATH_NOT_DIRECTORY);
+  assertDeclaredLength(req, limits.maxBodyBytes);
+  await assertDiskReserve(root, rp.display, limits.diskReserveBytes);
+  let spooled: { dir: string; file: string } | undefined;
+  try {
+    spooled = await spool(req, limits.maxBodyBytes);
+    await preScan(spooled.file, root, engine.guard, limits);
+    if (!rp.exists) await fsp.mkdir(root, { recursive: true });
+    let refusal: HashlineError | undefined;
+    await tarExtract({
+      file: spooled.file,
+      cwd: root,
+      strict: true,
+      preservePaths: false,
+      preserveOwner: false,
+      filter: (p: string, entry: unknown) => {
+        const e = entry as ReadEntry;
+        if (refusal) return false;
+        const abs = path.resolve(root, p);
+        const via = linkComponent(root, path.dirname(abs));
+        if (via !== null || !isWithin(abs, root)) {
+          refusal = new HashlineError('tar_member_refused', memberThroughLink(p, via ?? p));
+          return false;
+        }
+        if (typeof e.mode === 'number') e.mode &= MODE_MASK;
+        return true;
+      },
+    }).catch((e: unknown) => {
+      if (isHashlineError(e)) throw e;
+      const code = (e as { code?: string }).code;
+      if (code === 'TAR_SYMLINK_ERROR') throw new HashlineError('tar_member_refused', (e as Error).message, { cause: e });
+      if (code === 'ENOSPC') return assertDiskReserve(root, rp.display, Number.MAX_SAFE_INTEGER);
+      throw new HashlineError('io_error', TAR_FAILED, { cause: e });
+    });
+    if (refusal) throw refusal;
+  } finally {
+    if (!req.complete) req.resume();
+    if (spooled) await fsp.rm(spooled.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,62 @@
+// Starts the HTTP daemon in-process on a loopback port 0 over a sandbox tree, with a request
+// counter, for the tests under test/http and test/security.
+
+import path from 'node:path';
+import { mergeConfig } from '../../src/core/config.js';
+import { createHttpServer, type HttpServerOptions } from '../../src/http/server.js';
+import { createEngine } from '../../src/tools/engine.js';
+import { ALL_TOOLS } from '../../src/tools/registry.js';
+import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
+
+export interface Daemon {
+  sandbox: Sandbox;
+  url: string;
+  /** Requests the server has received. */
+  requests(): number;
+  /** fetch with the base URL and, unless `auth: false`, the bearer token. */
+  call(pathAndQuery: string, init?: RequestInit & { auth?: boolean }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface DaemonOptions extends Partial<Omit<HttpServerOptions, 'tools'>> {
+  files?: Record<string, string | Uint8Array>;
+  block?: string[];
+}
+
+export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> {
+  const sandbox = await makeSandbox(options.files ?? {});
+  const config = mergeConfig({ root: sandbox.root, allow: [], block: (options.block ?? []).map((b) => path.join(sandbox.root, b)), readAllow: [], readBlock: [] });
+  const engine = await createEngine(config, { lockDir: path.join(sandbox.base, 'locks') });
+  const { app } = await createHttpServer(engine, {
+    tools: ALL_TOOLS,
+    host: '127.0.0.1',
+    ...options,
+    limits: { diskReserveBytes: 0, ...(options.limits ?? {}) },
+  });
+  let count = 0;
+  app.addHook('onRequest', async () => {
+    count++;
+  });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const token = options.token;
+  return {
+    sandbox,
+    url,
+    requests: () => count,
+    call: (p, init = {}) => {
+      const { auth, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (token !== undefined && auth !== false && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+      return fetch(`${url}${p}`, { ...rest, headers, ...(rest.body && typeof (rest.body as { getReader?: unknown }).getReader === 'function' ? { duplex: 'half' } : {}) } as RequestInit);
+    },
+    close: async () => {
+      await app.close();
+      await sandbox.cleanup();
+    },
+  };
+}
+
+export const q = (params: Record<string, string | number>) =>
+  Object.entries(params)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join('&');
