@@ -4,6 +4,7 @@
 import type { EngineConfig } from '../core/config.js';
 import { SnapshotStore } from '../core/history/snapshot-store.js';
 import { LockManager } from '../io/file-lock.js';
+import { historyFileFor, persistHistory } from '../io/history-file.js';
 import { PathGuard } from '../io/path-guard.js';
 
 export interface Engine {
@@ -14,12 +15,20 @@ export interface Engine {
   readonly history: SnapshotStore;
 }
 
-export async function createEngine(config: EngineConfig, options: { lockDir?: string } = {}): Promise<Engine> {
+export interface EngineOptions {
+  lockDir?: string;
+  /** Where a persisted history is kept (default: the user's state directory). */
+  stateDir?: string;
+}
+
+export async function createEngine(config: EngineConfig, options: EngineOptions = {}): Promise<Engine> {
   const guard = await PathGuard.create(config);
+  const history = new SnapshotStore();
+  if (config.persistHistory) persistHistory(history, historyFileFor(guard.realRoot, options.stateDir), guard.realRoot);
   return Object.freeze({
     config,
     guard,
     locks: new LockManager(options.lockDir),
-    history: new SnapshotStore(),
+    history,
   });
 }
