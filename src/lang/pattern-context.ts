@@ -15,14 +15,17 @@ export type CompiledPattern =
   | { readonly ok: true; readonly matchers: readonly Matcher[]; readonly words: readonly string[] }
   | { readonly ok: false; readonly reason: string };
 
-/** Wrappers tried, in order, when a pattern does not parse on its own: [before, after]. */
+/**
+ * Wrappers tried, in order, when a pattern does not parse on its own: [before, after]. The pattern
+ * is also tried with a `;` after it, so an expression (`System.out.println($A)`) finds its statement.
+ */
 const CONTEXTS: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>> = {
-  go: [['package p\nfunc _() {\n', '\n}\n'], ['package p\n', '\n']],
-  rust: [['fn _() {\n', '\n}\n'], ['impl _ {\n', '\n}\n']],
-  java: [['class _ {\nvoid _() {\n', '\n}\n}\n'], ['class _ {\n', '\n}\n']],
-  csharp: [['class _ {\nvoid _() {\n', '\n}\n}\n'], ['class _ {\n', '\n}\n']],
-  c: [['void _() {\n', '\n}\n']],
-  cpp: [['void _() {\n', '\n}\n'], ['class _ {\n', '\n};\n']],
+  go: [['package p\nfunc hashlineCtx() {\n', '\n}\n'], ['package p\n', '\n']],
+  rust: [['fn hashline_ctx() {\n', '\n}\n'], ['impl HashlineCtx {\n', '\n}\n']],
+  java: [['class HashlineCtx {\nvoid hashlineCtx() {\n', '\n}\n}\n'], ['class HashlineCtx {\n', '\n}\n']],
+  csharp: [['class HashlineCtx {\nvoid hashlineCtx() {\n', '\n}\n}\n'], ['class HashlineCtx {\n', '\n}\n']],
+  c: [['void hashlineCtx() {\n', '\n}\n']],
+  cpp: [['void hashlineCtx() {\n', '\n}\n'], ['class HashlineCtx {\n', '\n};\n']],
   kotlin: [['fun _() {\n', '\n}\n'], ['class _ {\n', '\n}\n']],
   swift: [['func _() {\n', '\n}\n']],
   scala: [['object _ {\ndef _() = {\n', '\n}\n}\n']],
@@ -32,6 +35,13 @@ const CONTEXTS: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
   tsx: [['class _ {\n', '\n}\n']],
   javascript: [['class _ {\n', '\n}\n']],
 };
+
+/**
+ * Grammars whose bare parse of a pattern can be valid but not what code means (Go reads
+ * `fmt.Println(x)` at top level as a type conversion; Rust statements), so the first working
+ * context is used as well as the bare pattern, and matches of both are merged.
+ */
+const ALSO_CONTEXT: ReadonlySet<string> = new Set(['go', 'rust']);
 
 const expandoCache = new Map<string, string>();
 
@@ -124,6 +134,14 @@ function tryContext(langId: string, pat: string, exp: string, before: string, af
   }
 }
 
+function firstContext(langId: string, pat: string, exp: string): NapiConfig | null {
+  for (const [before, after] of CONTEXTS[langId] ?? []) {
+    const config = tryContext(langId, pat, exp, before, after) ?? (pat.trimEnd().endsWith(';') ? null : tryContext(langId, pat, exp, before, `;${after}`));
+    if (config) return config;
+  }
+  return null;
+}
+
 const compiled = new Map<string, CompiledPattern>();
 
 /** Compiles `pat` for `lang` (cached). Never throws for a bad pattern: `ok: false` with a reason. */
@@ -142,11 +160,12 @@ function compileUncached(lang: LanguageInfo, pat: string): CompiledPattern {
   const exp = expandoChar(lang);
   const words = patternWords(pat);
   const direct = tryDirect(lang.id, pat, exp);
-  if (direct.ok) return { ok: true, matchers: [pat], words };
-  for (const [before, after] of CONTEXTS[lang.id] ?? []) {
-    const config = tryContext(lang.id, pat, exp, before, after);
-    if (config) return { ok: true, matchers: [config], words };
+  const matchers: Matcher[] = direct.ok ? [pat] : [];
+  if (!direct.ok || ALSO_CONTEXT.has(lang.id)) {
+    const context = firstContext(lang.id, pat, exp);
+    if (context) matchers.push(context);
   }
+  if (matchers.length > 0) return { ok: true, matchers, words };
   const why = direct.error ?? 'it has a syntax error, or is not one complete node (expression, statement or declaration)';
   return { ok: false, reason: why };
 }
