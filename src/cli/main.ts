@@ -4,6 +4,7 @@
 import { isHashlineError } from '../core/errors.js';
 import { VERSION } from '../version.js';
 import { mcpCommand } from './mcp-command.js';
+import { serveCommand } from './serve-command.js';
 
 const USAGE = `hashline ${VERSION}: a safe file-system boundary for AI coding agents
 
@@ -12,6 +13,11 @@ Usage:
                  [--read-block PATH]... [--config FILE] [--tools LIST]
       Serve the tools over MCP on stdio. --root defaults to the working directory.
       --tools takes tool names and/or the families "hashline" and "boundary" (default: both).
+  hashline serve [--root DIR] [--host 127.0.0.1] [--port 9000] [--token-file FILE] [--allowed-host HOST]...
+                 [--max-body-bytes N] [--disk-reserve-bytes N] [--max-tar-members N] [--max-tar-bytes N]
+                 (plus the engine flags of mcp)
+      Serve the HTTP file API (/v1/fs/file, /v1/fs/tar) and MCP over Streamable HTTP at /mcp.
+      The token may also come from HASHLINE_TOKEN; beyond loopback a token is required.
   hashline --help | --version
 `;
 
@@ -19,6 +25,7 @@ type Command = (argv: string[]) => Promise<void>;
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
   mcp: async () => mcpCommand,
+  serve: async () => serveCommand,
 };
 
 export async function main(argv: string[]): Promise<void> {

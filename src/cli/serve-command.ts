@@ -1,0 +1,123 @@
+// `hashline serve`: the HTTP file API and /mcp on fastify. Prints where it listens, where the token
+// is and a ready-to-paste MCP client configuration. Beyond loopback a token is required. SIGTERM
+// and SIGINT stop accepting connections, let requests in flight finish (writes are temp + rename,
+// so one cut short leaves no torn file), close MCP sessions and exit 0.
+
+import { readFileSync } from 'node:fs';
+import { HashlineError } from '../core/errors.js';
+import { hostPolicy, isLoopbackHost } from '../http/host-check.js';
+import type { HttpLimits } from '../http/limits.js';
+import { createHttpServer } from '../http/server.js';
+import { createEngine } from '../tools/engine.js';
+import { selectTools } from '../tools/registry.js';
+import { parseEngineArgs } from './options.js';
+
+const SERVE_FLAGS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'token-file': { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
+  'max-body-bytes': { type: 'string' },
+  'disk-reserve-bytes': { type: 'string' },
+  'max-tar-members': { type: 'string' },
+  'max-tar-bytes': { type: 'string' },
+} as const;
+
+function intFlag(values: Record<string, unknown>, name: string): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !/^[0-9]+$/.test(raw)) {
+    throw new HashlineError('invalid_arguments', `--${name} must be a non-negative integer, got \`${String(raw)}\``);
+  }
+  return Number(raw);
+}
+
+function readToken(file: string | undefined): { token: string | undefined; where: string } {
+  if (file !== undefined) {
+    let token: string;
+    try {
+      token = readFileSync(file, 'utf8').trim();
+    } catch (e) {
+      throw new HashlineError('invalid_arguments', `cannot read --token-file \`${file}\`: ${(e as Error).message}`);
+    }
+    if (token === '') throw new HashlineError('invalid_arguments', `--token-file \`${file}\` is empty`);
+    return { token, where: `the bearer token is in ${file}` };
+  }
+  const env = process.env.HASHLINE_TOKEN;
+  if (env !== undefined && env.trim() !== '') return { token: env.trim(), where: 'the bearer token is in the environment variable HASHLINE_TOKEN' };
+  return { token: undefined, where: 'no token is needed on loopback' };
+}
+
+export async function serveCommand(argv: string[]): Promise<void> {
+  const { config, values } = parseEngineArgs(argv, SERVE_FLAGS);
+  const host = (values.host as string | undefined) ?? '127.0.0.1';
+  const port = intFlag(values, 'port') ?? 9000;
+  if (port > 65535) throw new HashlineError('invalid_arguments', `--port must be at most 65535, got ${port}`);
+  const { token, where } = readToken(values['token-file'] as string | undefined);
+  if (token === undefined && !isLoopbackHost(host)) {
+    throw new HashlineError(
+      'invalid_arguments',
+      `refusing to listen on ${host} without a bearer token: anyone who can reach it could read and write under the root. Give --token-file FILE or set HASHLINE_TOKEN, or listen on 127.0.0.1.`,
+    );
+  }
+  const limits: Partial<HttpLimits> = {};
+  const set = (k: keyof HttpLimits, flag: string) => {
+    const v = intFlag(values, flag);
+    if (v !== undefined) (limits as Record<string, number>)[k] = v;
+  };
+  set('maxBodyBytes', 'max-body-bytes');
+  set('diskReserveBytes', 'disk-reserve-bytes');
+  set('maxTarMembers', 'max-tar-members');
+  set('maxTarBytes', 'max-tar-bytes');
+  const allowedHosts = values['allowed-host'] as string[] | undefined;
+  hostPolicy(host, allowedHosts);
+
+  const tools = selectTools(config.tools);
+  const engine = await createEngine(config);
+  const { app } = await createHttpServer(engine, { tools, token, host, allowedHosts, limits });
+  await app.listen({ host, port });
+  const addr = app.server.address();
+  const actualPort = typeof addr === 'object' && addr !== null ? addr.port : port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${urlHost}:${actualPort}`;
+  const httpConfig = {
+    mcpServers: {
+      hashline: {
+        type: 'http',
+        url: `${url}/mcp`,
+        ...(token === undefined ? {} : { headers: { Authorization: 'Bearer <token>' } }),
+      },
+    },
+  };
+  const stdioConfig = { mcpServers: { hashline: { command: 'npx', args: ['hashline', 'mcp', '--root', engine.guard.root] } } };
+  process.stdout.write(
+    [
+      `hashline ${engine.guard.root}: serving on ${url}`,
+      `  files: ${url}/v1/fs/file  trees: ${url}/v1/fs/tar  MCP: ${url}/mcp  schema: ${url}/v1/schema`,
+      `  auth: ${where}`,
+      '',
+      'MCP client configuration (Streamable HTTP):',
+      JSON.stringify(httpConfig, null, 2),
+      '',
+      'or over stdio, without the daemon:',
+      JSON.stringify(stdioConfig, null, 2),
+      '',
+    ].join('\n'),
+  );
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    process.stderr.write(`hashline: ${signal}: finishing requests in flight, then exiting\n`);
+    app.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`hashline: shutdown failed: ${(e as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
