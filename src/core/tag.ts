@@ -15,7 +15,8 @@ export function normalizeForTag(text: string): string {
   return text.replace(/[ \t\r]+(?=\n|$)/g, '');
 }
 
-function formatTag(h: number): string {
+/** Formats a 32-bit xxHash as the tag: its low 16 bits, 4 uppercase hex digits. */
+export function formatTag(h: number): string {
   return (h & 0xffff).toString(16).toUpperCase().padStart(HL_FILE_HASH_LENGTH, '0');
 }
 

@@ -1,0 +1,206 @@
+// Renders the numbered body of a read (spec/hashline.md, "Read Target rules"): whole files (every
+// element of `text.split('\n')`, so a trailing newline gives a last empty `N| ` line), exact line
+// ranges (gap lines between ranges, beyond-EOF warnings, the how-to-continue footer), and blocks
+// (elided above 24 lines to 3 head lines, `…`, 2 tail lines). Range and block lines over 200
+// characters are cut to 197 plus `...`. Escaped non-UTF-8 bytes are shown as U+FFFD. Every line
+// rendered whole is reported in `seen`; an elided interior is not.
+
+import { HL_LINE_BODY_SEP } from './tag.js';
+import { displayText } from './text-codec.js';
+import type { LineSpanRange } from './line-range.js';
+import {
+  ELISION_MARKER,
+  MAX_COLUMN,
+  TRUNCATED_NOTICE,
+  elided,
+  lineCapped,
+  moreLines,
+  outputCapped,
+  rangeBeyondEof,
+  rangesGap,
+} from './messages/read.js';
+import { ReplyBudget } from './reply-budget.js';
+
+export const ELIDE_MIN_BLOCK_LINES = 24;
+export const ELIDE_KEEP_HEAD = 3;
+export const ELIDE_KEEP_TAIL = 2;
+
+/** The lines of a file as `file_lines` gives them: no empty element after a trailing newline. */
+export interface LineSource {
+  /** Number of lines (a trailing newline adds none). */
+  readonly total: number;
+  /** Line `n` (1-based, 1..total) without its terminator. */
+  line(n: number): string;
+}
+
+export interface Rendered {
+  body: string[];
+  /** Line numbers shown whole. */
+  seen: number[];
+  /** Appended to content, one per line. */
+  notices: string[];
+  /** Delivery problems (the result's `warnings`). */
+  warnings: string[];
+}
+
+export function numbered(n: number, text: string): string {
+  return `${n}${HL_LINE_BODY_SEP}${text}`;
+}
+
+/** Cuts a line longer than 200 characters (code points) to 197 plus `...`. */
+export function truncateColumn(line: string): { text: string; truncated: boolean } {
+  if (line.length <= MAX_COLUMN) return { text: line, truncated: false };
+  let count = 0;
+  let cut = 0;
+  for (let i = 0; i < line.length; count++) {
+    if (count === MAX_COLUMN - 3) cut = i;
+    if (count === MAX_COLUMN) return { text: `${line.slice(0, cut)}...`, truncated: true };
+    const c = line.charCodeAt(i);
+    i += (c & 0xfc00) === 0xd800 && (line.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  return { text: line, truncated: false };
+}
+
+/** Shows as much of an over-long line as the budget allows. */
+function cutToBudget(prefix: string, text: string, budget: ReplyBudget): string {
+  const room = Math.max(0, Math.floor(budget.remaining / 2) - ReplyBudget.cost(prefix) / 2 - 64);
+  // every UTF-16 unit costs at most 6 escaped bytes; shrink until it fits
+  let take = Math.min(text.length, room);
+  while (take > 0 && ReplyBudget.cost(prefix + text.slice(0, take)) > budget.remaining) take = Math.floor(take / 2);
+  const cut = text.slice(0, take);
+  return (cut.length > 0 && (cut.charCodeAt(cut.length - 1) & 0xfc00) === 0xd800) ? cut.slice(0, -1) : cut;
+}
+
+class Builder {
+  readonly out: Rendered = { body: [], seen: [], notices: [], warnings: [] };
+  truncatedAny = false;
+  capped = false;
+
+  constructor(
+    private readonly budget: ReplyBudget,
+    private readonly truncate: boolean,
+  ) {}
+
+  /** Adds line n; false when the reply budget ran out (a capped notice is then due). */
+  add(n: number, raw: string, markSeen = true): boolean {
+    let text = displayText(raw);
+    if (this.truncate) {
+      const t = truncateColumn(text);
+      text = t.text;
+      this.truncatedAny ||= t.truncated;
+    }
+    const line = numbered(n, text);
+    if (!this.budget.take(line)) {
+      this.capped = true;
+      if (this.out.body.length === 0) {
+        // not even one line fits whole: show what fits of it, so the reply is never empty
+        const prefix = numbered(n, '');
+        const cut = cutToBudget(prefix, text, this.budget);
+        const shown = prefix + cut;
+        this.budget.spend(shown);
+        this.out.body.push(shown);
+        this.out.notices.push(lineCapped(n, [...cut].length));
+      }
+      return false;
+    }
+    this.out.body.push(line);
+    if (markSeen) this.out.seen.push(n);
+    return true;
+  }
+
+  marker(text: string): void {
+    this.budget.spend(text);
+    this.out.body.push(text);
+  }
+
+  capNotice(next: number, last: number): void {
+    if (next <= last) this.out.notices.push(outputCapped(this.budget.limit, next, last));
+  }
+
+  finish(): Rendered {
+    if (this.truncatedAny) this.out.notices.push(TRUNCATED_NOTICE);
+    return this.out;
+  }
+}
+
+/**
+ * A whole file: lines 1..total, plus the empty element after a trailing newline (`trailingEmpty`,
+ * also true for an empty file), numbered total+1. Not column-truncated (as the reference).
+ */
+export function renderWhole(src: LineSource, trailingEmpty: boolean, budget: ReplyBudget): Rendered {
+  const b = new Builder(budget, false);
+  const last = trailingEmpty ? src.total + 1 : src.total;
+  for (let n = 1; n <= last; n++) {
+    const isExtra = n > src.total;
+    if (!b.add(n, isExtra ? '' : src.line(n), !isExtra)) {
+      const resumeAt = b.out.seen.length > 0 || b.out.body.length === 0 ? n : n + 1;
+      b.capNotice(resumeAt, src.total);
+      break;
+    }
+  }
+  return b.finish();
+}
+
+/** Exact line ranges, in the order given (not merged), as the reference renders them. */
+export function renderRanges(src: LineSource, ranges: readonly LineSpanRange[], budget: ReplyBudget): Rendered {
+  const total = src.total;
+  // a single requested line is shown whole, so the truncation notice's advice leads somewhere
+  const single = ranges.length === 1 && ranges[0]!.start === Math.min(ranges[0]!.end, total);
+  const b = new Builder(budget, !single);
+  let prevEnd: number | undefined;
+  outer: for (const { start, end } of ranges) {
+    if (start > total) {
+      b.out.warnings.push(rangeBeyondEof(start, end, total));
+      continue;
+    }
+    const effEnd = Math.min(end, total);
+    if (prevEnd !== undefined && start > prevEnd + 1) b.marker(rangesGap(start - prevEnd - 1));
+    for (let n = start; n <= effEnd; n++) {
+      if (!b.add(n, src.line(n))) {
+        b.capNotice(b.out.seen.length > 0 ? n : n + 1, total);
+        break outer;
+      }
+    }
+    prevEnd = effEnd;
+  }
+  const out = b.finish();
+  if (!b.capped && out.seen.length > 0) {
+    const lastShown = Math.max(...out.seen);
+    if (lastShown < total) out.notices.push(moreLines(total - lastShown, lastShown + 1, total));
+  }
+  return out;
+}
+
+/** A block (lines start..end of the file): whole up to 24 lines, else head, `…`, tail. */
+export function renderBlock(src: LineSource, span: LineSpanRange, budget: ReplyBudget): Rendered {
+  const end = Math.min(span.end, src.total);
+  const start = Math.min(span.start, end);
+  const n = end - start + 1;
+  const b = new Builder(budget, true);
+  const addAll = (from: number, to: number): boolean => {
+    for (let i = from; i <= to; i++) {
+      if (!b.add(i, src.line(i))) {
+        b.capNotice(b.out.seen.length > 0 ? i : i + 1, end);
+        return false;
+      }
+    }
+    return true;
+  };
+  if (n <= ELIDE_MIN_BLOCK_LINES) {
+    addAll(start, end);
+    return b.finish();
+  }
+  const tailStart = end - ELIDE_KEEP_TAIL + 1;
+  if (addAll(start, start + ELIDE_KEEP_HEAD - 1)) {
+    b.marker(ELISION_MARKER);
+    if (addAll(tailStart, end)) b.out.notices.push(elided(start + ELIDE_KEEP_HEAD, tailStart - 1));
+  }
+  return b.finish();
+}
+
+/** `content` of a ReadResult: header, the body lines, then each notice on its own line. */
+export function assembleContent(header: string, r: Rendered): string {
+  let s = `${header}\n${r.body.join('\n')}`;
+  for (const n of r.notices) s += `\n${n}`;
+  return s;
+}
