@@ -1,0 +1,186 @@
+// fs_edit: line-addressed edits in the hashline DSL, checked against the tag of the read they were
+// written for. Targets run in order; the first failure stops the batch (EditBatchError): earlier
+// targets stay applied and are listed with their fresh tags, later ones are skipped. Each target is
+// loaded, checked, applied and saved under its file lock; BOM, line endings, mode and every byte
+// outside the edited lines are kept; the session history records the text before and after.
+
+import { z } from 'zod';
+import { MAX_BATCH_FILES } from '../core/config.js';
+import { materialize } from '../core/edit/apply.js';
+import type { Piece } from '../core/edit/ops.js';
+import { parseEditOps } from '../core/edit/parse.js';
+import { HashlineError, toHashlineError, type ErrorCode } from '../core/errors.js';
+import { generatedMarker, generatedRefusal } from '../core/generated.js';
+import * as msg from '../core/messages/edit.js';
+import { decideEdit } from '../core/merge/recover.js';
+import { computeTag, formatHeader, isTag } from '../core/tag.js';
+import { displayText } from '../core/text-codec.js';
+import { docText } from '../core/text-doc.js';
+import { firstChangedLine, unifiedDiff, DIFF_CONTEXT_LINES } from '../core/unified-diff.js';
+import type { ResolvedPath } from '../io/path-guard.js';
+import { loadTextFile, saveDoc, type LoadedFile } from '../io/text-file.js';
+import { resolveBlock } from '../lang/blocks.js';
+import type { Engine } from './engine.js';
+import { EditResultSchema, type EditResult } from './hashline-results.js';
+import { defineTool } from './tool.js';
+
+const Target = z.strictObject({
+  path: z.string().describe('file to edit, relative to the project root'),
+  file_hash: z.string().describe('the 4-hex tag of your latest read/write/edit of this file: the TAG of its ¶path#TAG header'),
+  ops: z.string().describe('edit operations in the hashline DSL, one per line (see the tool description)'),
+});
+
+const Input = z.strictObject({
+  targets: z.array(Target).min(1).max(MAX_BATCH_FILES).describe('files to edit, applied in this order'),
+});
+
+const Output = z.object({
+  results: z.array(EditResultSchema).optional(),
+  failed_path: z.string().optional(),
+  cause: z.string().optional(),
+  code: z.string().optional(),
+  applied: z.array(EditResultSchema).optional(),
+  skipped: z.array(z.string()).optional(),
+});
+
+const GUARD_CODES: readonly ErrorCode[] = ['invalid_path', 'path_outside_root', 'path_blocked', 'path_conflict', 'symlink_escape', 'link_swapped'];
+
+/** Accepts `1A2B`, `#1A2B` or a whole `¶path#1A2B` header; returns the tag part. */
+function tagOf(input: string): string {
+  const s = input.trim();
+  const hash = s.lastIndexOf('#');
+  return hash >= 0 ? s.slice(hash + 1).trim() : s;
+}
+
+/** New lines, their diff context, and kept lines the agent had been shown: the lines the agent has now seen. */
+function seenAfterEdit(pieces: readonly Piece[], seenBefore: ReadonlySet<number> | undefined): number[] {
+  const n = pieces.length;
+  const change = (k: number): boolean => {
+    const p = pieces[k]!;
+    if (!('src' in p)) return true;
+    const prev = k > 0 ? pieces[k - 1]! : undefined;
+    if (prev === undefined) return p.src !== 0;
+    return 'src' in prev && prev.src + 1 !== p.src;
+  };
+  const dist = new Array<number>(n).fill(Infinity);
+  for (let k = 0, last = -Infinity; k < n; k++) {
+    if (change(k)) last = k;
+    dist[k] = k - last;
+  }
+  for (let k = n - 1, next = Infinity; k >= 0; k--) {
+    if (change(k)) next = k;
+    dist[k] = Math.min(dist[k]!, next - k);
+  }
+  const out: number[] = [];
+  pieces.forEach((p, k) => {
+    if (dist[k]! <= DIFF_CONTEXT_LINES || ('src' in p && seenBefore?.has(p.src + 1))) out.push(k + 1);
+  });
+  return out;
+}
+
+async function loadForEdit(engine: Engine, rp: ResolvedPath): Promise<LoadedFile> {
+  try {
+    return await loadTextFile(engine.guard, rp, 'write');
+  } catch (e) {
+    const err = toHashlineError(e);
+    if (err.code === 'not_found') throw new HashlineError('not_found', msg.fileNotFound(rp.display), { details: { path: rp.display } });
+    throw err;
+  }
+}
+
+async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: AbortSignal): Promise<EditResult> {
+  let rp: ResolvedPath;
+  try {
+    rp = await engine.guard.resolve(target.path, 'write');
+  } catch (e) {
+    const err = toHashlineError(e);
+    if (!GUARD_CODES.includes(err.code)) throw err;
+    throw new HashlineError(err.code, `${msg.writePermissionDenied(target.path)}: ${err.message}`, { details: err.details });
+  }
+  const display = rp.display;
+  const tag = tagOf(target.file_hash).toUpperCase();
+  if (!isTag(tag)) throw new HashlineError('tag_missing', msg.missingTag(display), { details: { path: display } });
+  const plan = parseEditOps(target.ops);
+  if (!rp.exists) throw new HashlineError('not_found', msg.fileNotFound(display), { details: { path: display } });
+
+  return engine.locks.withLocks(
+    [rp.real],
+    async () => {
+      const loaded = await loadForEdit(engine, rp);
+      const marker = generatedMarker(loaded.text);
+      if (marker !== null) throw new HashlineError('generated_file', generatedRefusal(display, marker), { details: { path: display, marker } });
+      const versions = engine.history.versions(rp.real);
+      const decision = decideEdit({
+        ops: plan.ops,
+        tag,
+        live: { text: loaded.text, lines: loaded.doc.lines, tag: loaded.tag },
+        versions,
+        liveUnrecordable: !engine.history.recordable(loaded.text),
+        resolveBlock: (text, line) => resolveBlock(rp.real, text, line),
+      });
+      const next = materialize(loaded.doc, decision.pieces);
+      const after = docText(next);
+      const warnings = [...plan.warnings, ...decision.warnings];
+      if (after === loaded.text) {
+        return { path: display, file_hash: loaded.tag, header: formatHeader(display, loaded.tag), warnings: [...warnings, msg.noChanges(display)] };
+      }
+      engine.history.record(rp.real, loaded.text);
+      await saveDoc(engine.guard, rp, next, { signal });
+      const newTag = engine.history.record(rp.real, after) ?? computeTag(after);
+      const liveVersion = versions.find((v) => v.text === loaded.text);
+      engine.history.markSeen(rp.real, after, seenAfterEdit(decision.pieces, liveVersion?.seen));
+      const result: EditResult = { path: display, file_hash: newTag, header: formatHeader(display, newTag), warnings };
+      const shownBefore = displayText(loaded.text);
+      const shownAfter = displayText(after);
+      const first = firstChangedLine(shownBefore, shownAfter);
+      if (first !== undefined) result.first_changed_line = first;
+      const diff = unifiedDiff(display, shownBefore, shownAfter);
+      if (diff !== undefined) result.diff = diff;
+      return result;
+    },
+    { signal },
+  );
+}
+
+function render(result: EditResult): string {
+  const out = [result.header, ...result.warnings];
+  if (result.diff !== undefined) out.push(result.diff.replace(/\n$/, ''));
+  return out.join('\n');
+}
+
+export const fsEditTool = defineTool({
+  name: 'fs_edit',
+  family: 'hashline',
+  title: 'Edit files by line number (hashline DSL)',
+  description: [
+    'Edits existing files by the line numbers of your latest fs_read. Each target gives `path`, `file_hash` (the TAG of its ¶path#TAG header) and `ops`:',
+    '`replace N..M:` / `replace N:` then `+TEXT` rows (the final content); `delete N` / `delete N..M` (no body); `insert before N:` / `insert after N:` / `insert head:` / `insert tail:` then `+TEXT` rows; `replace block N:` / `delete block N` for the syntactic block starting on line N.',
+    'Numbers refer to the file as you read it and do not shift while hunks apply; one hunk per line; `+` alone is an empty line.',
+    'Example: {"targets":[{"path":"src/a.ts","file_hash":"1A2B","ops":"replace 5..7:\\n+const x = 1;\\ndelete 10\\ninsert after 15:\\n+// done"}]}',
+    'Returns each file\'s new ¶path#TAG (use it for the next edit without re-reading), the first changed line and a diff. If the file changed since your read, the edit is merged when the lines it touches are unchanged, else rejected.',
+    'After an error: targets before the failed one are applied (their fresh tags are listed), later ones are skipped. Re-read the failed file with fs_read and retry with its fresh tag; never invent a tag.',
+  ].join('\n'),
+  input: Input,
+  output: Output,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async run(engine, args, call) {
+    const applied: EditResult[] = [];
+    for (let k = 0; k < args.targets.length; k++) {
+      const target = args.targets[k]!;
+      try {
+        applied.push(await editOne(engine, target, call.signal));
+        call.progress({ progress: k + 1, total: args.targets.length });
+      } catch (e) {
+        const err = toHashlineError(e);
+        const cause = err.code === 'edit_parse_error' ? msg.parseFailed(target.path, err.message) : msg.editFailed(target.path, err.message);
+        const skipped = args.targets.slice(k + 1).map((t) => t.path);
+        return {
+          isError: true,
+          text: msg.editBatchError(cause, applied.map((r) => r.header), skipped),
+          structured: { failed_path: target.path, cause, code: err.code, applied, skipped },
+        };
+      }
+    }
+    return { structured: { results: applied }, text: applied.map(render).join('\n\n') };
+  },
+});
