@@ -7,6 +7,7 @@
 
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import ignore from 'ignore';
 import picomatch from 'picomatch';
 import { HashlineError } from '../core/errors.js';
 import type { Scope } from '../core/path-policy.js';
@@ -45,11 +46,30 @@ function walkedPath(guard: PathGuard, base: ResolvedPath, real: string): Resolve
   return { input: display, display, lexical, real, exists: true, viaLink: false };
 }
 
+/**
+ * The .gitignore rules of the directories between the root and `dir` (exclusive): a walk started
+ * below the root reads only the files from its start down, so these are applied on top.
+ */
+async function ancestorRules(rootReal: string, dir: string): Promise<(real: string) => boolean> {
+  const rel = path.relative(rootReal, dir);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return () => false;
+  const rules: Array<{ base: string; ig: ReturnType<typeof ignore> }> = [];
+  let d = rootReal;
+  for (const part of ['', ...rel.split(path.sep).slice(0, -1)]) {
+    d = part === '' ? d : path.join(d, part);
+    const text = await fsp.readFile(path.join(d, '.gitignore'), 'utf8').catch(() => null);
+    if (text !== null) rules.push({ base: d, ig: ignore().add(text) });
+  }
+  return (real) => rules.some((r) => r.ig.ignores(path.relative(r.base, real).split(path.sep).join('/')));
+}
+
 async function walkUnder(guard: PathGuard, base: ResolvedPath, options: ExpandOptions, match?: (rel: string) => boolean): Promise<Candidate[]> {
   const out: Candidate[] = [];
+  const ignoredAbove = await ancestorRules(guard.realRoot, base.real);
   const walkOptions = { scope: options.scope ?? 'write', signal: options.signal, ...(options.accept ? { accept: options.accept } : {}) };
   for await (const f of walkFiles(guard, base.real, walkOptions)) {
     if (match && !match(path.relative(base.real, f.real).split(path.sep).join('/'))) continue;
+    if (ignoredAbove(f.real)) continue;
     out.push({ rp: walkedPath(guard, base, f.real), explicit: false });
   }
   return out;
