@@ -104,16 +104,21 @@ export function createMcpServer(engine: Engine, tools: readonly ToolDefinition[]
       };
     }
     const token = request.params._meta?.progressToken;
+    // Progress notifications are sent in order and all of them before the result (a client drops
+    // progress that arrives after the response).
+    let sent: Promise<unknown> = Promise.resolve();
     const call: CallContext = {
       signal: extra.signal,
       progress: (p) => {
         if (token === undefined) return;
-        void extra
-          .sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...p } })
+        sent = sent
+          .then(() => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...p } }))
           .catch(() => undefined);
       },
     };
-    return runTool(engine, tool, request.params.arguments, call);
+    const result = await runTool(engine, tool, request.params.arguments, call);
+    await sent;
+    return result;
   });
   return server;
 }

@@ -55,6 +55,24 @@ test('file_hash returns SHA-256 in the boundary envelope, and refuses a link to 
   assert.doesNotMatch(textOf(r), /TOP SECRET/);
 });
 
+test('progress is reported when the client asks for it', async () => {
+  // The server sends every progress notification before the result; the SDK client handles a
+  // response synchronously but notifications a tick later, so one that arrives in the same chunk as
+  // the result can be dropped client-side. Hence: the first arrives, values increase, totals match.
+  const seen: Array<{ progress: number; total?: number }> = [];
+  const files = ['a.txt', 'dir/b.txt', 'a.txt', 'dir/b.txt'];
+  const r = await mcp.client.callTool({ name: 'file_hash', arguments: { filePaths: files } }, undefined, {
+    onprogress: (p) => seen.push(p),
+  });
+  assert.equal((r.structuredContent as { ok: boolean }).ok, true);
+  assert.ok(seen.length >= 1);
+  assert.equal(seen[0]!.progress, 1);
+  seen.forEach((p, i) => {
+    assert.equal(p.total, files.length);
+    if (i > 0) assert.ok(p.progress > seen[i - 1]!.progress);
+  });
+});
+
 test('unknown argument keys are refused with a coded error', async () => {
   const r = await mcp.call('file_hash', { filePaths: ['a.txt'], extra: 1 });
   assert.equal(r.isError, true);

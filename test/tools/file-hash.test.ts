@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { test } from 'node:test';
+import { fileHashTool } from '../../src/tools/file-hash.js';
+import { engineFor } from '../helpers/engine.js';
+import { makeSandbox } from '../helpers/tmp-tree.js';
+
+test('file_hash: a cancelled call stops with the code aborted', async () => {
+  const sb = await makeSandbox({ 'a.txt': 'a' });
+  const engine = await engineFor(sb.root);
+  const ac = new AbortController();
+  ac.abort();
+  await assert.rejects(
+    fileHashTool.run(engine, { filePaths: ['a.txt'] }, { signal: ac.signal, progress: () => undefined }),
+    (e: { code?: string }) => e.code === 'aborted',
+  );
+  await sb.cleanup();
+});
+
+test('file_hash: streams a large file and matches crypto', async () => {
+  const big = Buffer.alloc(5 * 1024 * 1024 + 17, 7);
+  const sb = await makeSandbox({ 'big.bin': big, 'd/x': 'x' });
+  const engine = await engineFor(sb.root);
+  const out = await fileHashTool.run(engine, { filePaths: ['big.bin', 'd', 'missing'] }, { signal: new AbortController().signal, progress: () => undefined });
+  assert.equal(out.structured.files[0]!.sha256, createHash('sha256').update(big).digest('hex'));
+  assert.equal(out.structured.files[0]!.size, big.length);
+  assert.equal(out.structured.files[1]!.error?.code, 'is_directory');
+  assert.equal(out.structured.files[2]!.error?.code, 'not_found');
+  await sb.cleanup();
+});
