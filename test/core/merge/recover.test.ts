@@ -1,0 +1,191 @@
+// Stale-tag recovery: the direct path only for a recorded text, head/tail on a stale tag, the
+// 3-way move from the tagged snapshot, the session-chain fallback, the unseen-anchor warning,
+// rejections with their exact text, a brute-forced tag collision, and a property: a stale edit
+// that overlaps or borders the drift never lands.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { piecesToLines, textLines } from '../../../src/core/edit/apply.js';
+import { parseEditOps } from '../../../src/core/edit/parse.js';
+import * as msg from '../../../src/core/messages/edit.js';
+import { decideEdit, type SessionVersion } from '../../../src/core/merge/recover.js';
+import { mismatchContext } from '../../../src/core/merge/mismatch.js';
+import { computeTag } from '../../../src/core/tag.js';
+
+const v = (text: string, seen: number[] = textLines(text).map((_, i) => i + 1)): SessionVersion => ({ tag: computeTag(text), text, seen: new Set(seen) });
+
+function run(ops: string, tag: string, liveText: string, versions: SessionVersion[], extra: { liveUnrecordable?: boolean } = {}) {
+  const live = { text: liveText, lines: textLines(liveText), tag: computeTag(liveText) };
+  const d = decideEdit({ ops: parseEditOps(ops).ops, tag, live, versions, ...extra });
+  return { ...d, text: piecesToLines(live.lines, d.pieces).join('\n') + '\n' };
+}
+
+const READ = 'a\nb\nc\nd\ne\nf\ng\n';
+
+test('direct: the live text is the recorded version with that tag', () => {
+  const r = run('replace 3:\n+C', computeTag(READ).toLowerCase(), READ, [v(READ)]);
+  assert.equal(r.route, 'direct');
+  assert.deepEqual(r.warnings, []);
+  assert.equal(r.text, 'a\nb\nC\nd\ne\nf\ng\n');
+});
+
+test('a tag that is not from this session is refused with the spec text', () => {
+  const other = 'zzz\n';
+  assert.throws(() => run('replace 1:\n+x', computeTag(READ), READ, [v(other)]), (e: Error & { code?: string }) => {
+    assert.equal(e.code, 'tag_unknown');
+    assert.equal(e.message, msg.notFromSession(computeTag(READ), computeTag(READ)));
+    assert.match(e.message, /^Edit rejected: hash #[0-9A-F]{4} is not from this session\.\n/);
+    assert.match(e.message, /never invent the tag and never reuse one from a prior session\.$/);
+    return true;
+  });
+  // with no history at all, too: a tag comes from a read
+  assert.throws(() => run('delete 1', computeTag(READ), READ, []), { name: 'HashlineError' });
+  // head/tail-only edits need a known tag as well
+  assert.throws(() => run('insert tail:\n+x', 'ABCD', READ, [v(READ)]), (e: Error & { code?: string }) => e.code === 'tag_unknown');
+});
+
+test('a live text too large for the history applies on a tag match alone', () => {
+  const r = run('delete 1', computeTag(READ), READ, [], { liveUnrecordable: true });
+  assert.equal(r.route, 'direct');
+});
+
+test('stale, head/tail only: applied on the live text with the warning', () => {
+  const live = 'new top\n' + READ;
+  const r = run('insert head:\n+H\ninsert tail:\n+T', computeTag(READ), live, [v(READ)]);
+  assert.equal(r.route, 'head_tail');
+  assert.deepEqual(r.warnings, [msg.HEAD_TAIL_ON_STALE]);
+  assert.equal(r.text, 'H\nnew top\n' + READ + 'T\n');
+});
+
+test('stale: an external insert above the target shifts the edit onto the right line', () => {
+  const live = 'x1\nx2\n' + READ;
+  const r = run('replace 5:\n+E\ninsert after 6:\n+after f', computeTag(READ), live, [v(READ)]);
+  assert.equal(r.route, 'merge');
+  assert.deepEqual(r.warnings, [msg.RECOVERED_PREVIOUS_READ]);
+  assert.equal(r.text, 'x1\nx2\na\nb\nc\nd\nE\nf\nafter f\ng\n');
+});
+
+test('stale: from an earlier snapshot of this session', () => {
+  const edited = 'a\nb\nc\nd\ne\nf\nG\n';
+  const r = run('replace 2:\n+B', computeTag(READ), edited, [v(READ), v(edited)]);
+  assert.equal(r.route, 'merge');
+  assert.deepEqual(r.warnings, [msg.RECOVERED_EARLIER_SNAPSHOT]);
+  assert.equal(r.text, 'a\nB\nc\nd\ne\nf\nG\n');
+});
+
+test('session-chain fallback: a prior edit changed a neighbour of the re-targeted line', () => {
+  const edited = 'a\nb\nC!\nd\ne\nf\ng\n';
+  const r = run('replace 4:\n+D', computeTag(READ), edited, [v(READ), v(edited)]);
+  assert.equal(r.route, 'chain');
+  assert.deepEqual(r.warnings, [msg.RECOVERED_BY_REPLAY]);
+  assert.equal(r.text, 'a\nb\nC!\nD\ne\nf\ng\n');
+});
+
+test('no chain fallback when the tag is the newest version (the drift is external)', () => {
+  const live = 'a\nb\nC!\nd\ne\nf\ng\n';
+  assert.throws(() => run('replace 4:\n+D', computeTag(READ), live, [v(READ)]), (e: Error & { code?: string }) => e.code === 'edit_rejected');
+});
+
+test('unseen anchors are named in a warning', () => {
+  const live = 'top\n' + READ;
+  const r = run('replace 2:\n+B\ndelete 6', computeTag(READ), live, [v(READ, [1, 2, 3])]);
+  assert.deepEqual(r.warnings, [msg.RECOVERED_PREVIOUS_READ, msg.unseenAnchors([6])]);
+  assert.equal(msg.unseenAnchors([6, 9]), 'Edit anchors target lines 6, 9 which were not surfaced by the preceding tool output; verify the diff against the current file.');
+});
+
+test('rejection: the exact text with MISMATCH_CONTEXT = 2 windows', () => {
+  const live = 'a\nb\nc\nD!\ne\nf\ng\nh\ni\nj\nk\nl\n';
+  const read = 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n';
+  assert.throws(() => run('replace 4:\n+D\ndelete 11', computeTag(read), live, [v(read)]), (e: Error & { code?: string }) => {
+    assert.equal(e.code, 'edit_rejected');
+    assert.equal(
+      e.message,
+      [
+        'Edit rejected: file changed between read and edit.',
+        `Section is bound to #${computeTag(read)}, but the current file hashes to #${computeTag(live)}. If a prior edit in this session modified this file, copy the ¶path#newhash header from that edit's response; otherwise re-read the file with \`fs_read\` to refresh the tag before retrying.`,
+        '',
+        '...',
+        '2| b',
+        '3| c',
+        '*4| D!',
+        '5| e',
+        '6| f',
+        '...',
+        '9| i',
+        '10| j',
+        '*11| k',
+        '12| l',
+      ].join('\n'),
+    );
+    return true;
+  });
+  assert.equal(mismatchContext(['x', 'y'], [1]), '*1| x\n2| y');
+});
+
+test('collision: a live text with the same tag as a different snapshot never takes the direct path', () => {
+  const make = (n: number) => `alpha\nbeta\nvalue = ${n}\ngamma\ndelta\nepsilon\n`;
+  const byTag = new Map<string, number>();
+  let pair: [number, number] | undefined;
+  for (let n = 0; pair === undefined; n++) {
+    const t = computeTag(make(n));
+    const prior = byTag.get(t);
+    if (prior !== undefined) pair = [prior, n];
+    else byTag.set(t, n);
+  }
+  const [read, live] = [make(pair[0]), make(pair[1])];
+  assert.notEqual(read, live);
+  assert.equal(computeTag(read), computeTag(live));
+  const tag = computeTag(read);
+  // The agent edits the line it read: that line differs in the live text, so no safe merge exists.
+  assert.throws(() => run('replace 3:\n+value = 999', tag, live, [v(read)]), (e: Error & { code?: string }) => {
+    assert.equal(e.code, 'edit_rejected');
+    assert.match(e.message, new RegExp(`Section is bound to #${tag}, but the current file hashes to #${tag}\\.`));
+    return true;
+  });
+  // An edit away from the difference is merged, and says so.
+  const r = run('replace 6:\n+EPSILON', tag, live, [v(read)]);
+  assert.equal(r.route, 'merge');
+  assert.deepEqual(r.warnings, [msg.RECOVERED_PREVIOUS_READ]);
+  assert.equal(r.text, live.replace('epsilon', 'EPSILON'));
+  // The direct path still applies when the live text is the one that was read.
+  assert.equal(run('replace 3:\n+v', tag, read, [v(read)]).route, 'direct');
+});
+
+test('property: a stale edit that overlaps or borders the drift never lands', () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 3, max: 30 }),
+      fc.nat(),
+      fc.integer({ min: 0, max: 3 }),
+      fc.integer({ min: 0, max: 3 }),
+      fc.nat(),
+      fc.integer({ min: 0, max: 2 }),
+      fc.constantFrom('replace', 'delete', 'before', 'after'),
+      (n, a0, driftLen, newLen, s0, editLen, kind) => {
+        const read = Array.from({ length: n }, (_, i) => `line ${i}`);
+        const a = a0 % n;
+        const b = Math.min(n - 1, a + driftLen); // drift replaces read[a..b] (0-based)
+        fc.pre(newLen > 0 || b >= a);
+        const live = [...read.slice(0, a), ...Array.from({ length: newLen }, (_, k) => `drift ${k}`), ...read.slice(b + 1)];
+        // an edit near the drifted range a..b; only those that meet it (with one neighbour) are kept
+        const s = Math.max(1, Math.min(n, a + 1 - editLen + (s0 % (b - a + 1 + editLen))));
+        const e = Math.min(n, s + editLen);
+        const ops =
+          kind === 'replace' ? `replace ${s}..${e}:\n+EDIT` : kind === 'delete' ? `delete ${s}..${e}` : `insert ${kind} ${s}:\n+EDIT`;
+        // 0-based: a range s-1..e-1 with one neighbour each side; an insert's gap and its two neighbours
+        const touches =
+          kind === 'replace' || kind === 'delete' ? s - 2 <= b && e >= a : kind === 'before' ? s - 1 >= a && s - 1 <= b + 1 : s - 1 >= a - 1 && s - 1 <= b;
+        fc.pre(touches);
+        const readText = read.join('\n') + '\n';
+        const liveText = live.length ? live.join('\n') + '\n' : '';
+        fc.pre(readText !== liveText);
+        assert.throws(
+          () => run(ops, computeTag(readText), liveText, [v(readText)]),
+          (err: Error & { code?: string }) => err.code === 'edit_rejected',
+        );
+      },
+    ),
+    { numRuns: 1000 },
+  );
+});
