@@ -25,6 +25,12 @@ export const ERROR_CODES = {
   tag_unknown: 'the content tag is not from this session',
   stale_tag: 'the content tag no longer matches the file',
   hash_mismatch: 'the SHA-256 given does not match the file',
+  hash_required: 'a fresh SHA-256 of the file is required for this change',
+  already_exists: 'the destination already exists',
+  receipt_invalid: 'the preview receipt is unknown, used, or bound to another candidate',
+  receipt_expired: 'the preview receipt expired',
+  receipt_in_use: 'the preview receipt is being committed by another call',
+  rollback_incomplete: 'a failed batch could not be fully rolled back',
   generated_file: 'the file is marked as machine-generated',
   empty_text: 'the text to write is empty',
   non_utf8_line: 'the edit touches a line that is not valid UTF-8',
@@ -40,6 +46,9 @@ export const ERROR_CODES = {
   aborted: 'the operation was cancelled',
   unauthorized: 'missing or wrong bearer token',
   forbidden: 'the request is not allowed',
+  malformed_body: 'the request body is malformed or truncated',
+  insufficient_storage: 'the target file system is below its free-space reserve',
+  tar_member_refused: 'a tar member breaks the extraction rules (escape, link out, device)',
   internal: 'an unexpected internal failure',
 } as const;
 
