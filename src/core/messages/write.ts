@@ -3,3 +3,26 @@
 export function generatedRefusal(path: string, marker: string): string {
   return `refusing to modify \`${path}\`: its header marks it as auto-generated (\`${marker}\`). Generated files are owned by a tool — your change would be overwritten on the next generation run. Edit the generator instead, or remove the marker from the file to force the write.`;
 }
+
+export const AUTO_STRIPPED = 'auto-stripped hashline display prefixes from content before writing.';
+
+export const MADE_EXECUTABLE = 'made executable via chmod +x (content starts with #! shebang).';
+
+export function emptyText(path: string, afterStrip: boolean): string {
+  return afterStrip
+    ? `text is empty for \`${path}\`. Nothing was sent to add to the file after stripping hashline display prefixes.`
+    : `text is empty for \`${path}\`. Nothing was sent to add to the file.`;
+}
+
+export function writeDenied(path: string, root: string, reason: string): string {
+  return `write permission denied for \`${path}\`. Files under \`${root}\` are writable by default. Use the allowlist to grant access to paths outside this directory. (${reason})`;
+}
+
+export function writeFailed(path: string, err: string): string {
+  return `failed to write \`${path}\`: ${err}`;
+}
+
+/** hashline's own: text sent by a client holds a lone UTF-16 surrogate. */
+export function loneSurrogate(path: string): string {
+  return `text for \`${path}\` holds a lone UTF-16 surrogate (not a character); send valid Unicode text`;
+}

@@ -1,0 +1,179 @@
+// fs_read: numbered, tagged reads (seed 000, spec/hashline.md "Read Target rules"). Per target:
+// symbol → directory check → line_range → line → whole file. Problems never abort the batch: they
+// are `warnings` of that target's result. Every read records the file's snapshot and the lines it
+// showed; the whole batch shares one reply budget, so no reply outgrows the message limit.
+
+import { z } from 'zod';
+import { HashlineError, toHashlineError } from '../core/errors.js';
+import { parseLineRange } from '../core/line-range.js';
+import { directoryWithoutSymbol, noGrammar, notUtf8, replyBudgetExhausted, symbolNotFound, blockNotResolved } from '../core/messages/read.js';
+import { assembleContent, renderBlock, renderRanges, renderWhole, type LineSource, type Rendered } from '../core/read-render.js';
+import { ReplyBudget } from '../core/reply-budget.js';
+import { formatHeader } from '../core/tag.js';
+import { splitLines } from '../core/text-doc.js';
+import { openVerified } from '../io/open-verified.js';
+import type { ResolvedPath } from '../io/path-guard.js';
+import { loadForParse, loadLines } from '../io/read-lines.js';
+import { resolveBlockInTree } from '../lang/blocks.js';
+import { parseCached } from '../lang/parse-cache.js';
+import { languageForPath } from '../lang/registry.js';
+import { searchSymbol } from '../lang/symbol-search.js';
+import { findSymbol } from '../lang/symbols.js';
+import type { Engine } from './engine.js';
+import { ReadResultSchema, type ReadResult } from './hashline-results.js';
+import { defineTool } from './tool.js';
+
+const Target = z.strictObject({
+  path: z.string().describe('File or directory, relative to the root (or absolute inside it)'),
+  line: z.number().int().optional().describe('Read the syntactic block that starts on this 1-based line'),
+  line_range: z.string().optional().describe('Exact 1-based inclusive lines, e.g. "10-20" or "2-5,40-60"'),
+  symbol: z.string().optional().describe('Read the definition with this name; with a directory, search the tree'),
+});
+type TargetArgs = z.infer<typeof Target>;
+
+const Input = z.strictObject({ targets: z.array(Target).min(1).describe('What to read; each target gets its own result(s)') });
+const Output = z.object({ results: z.array(ReadResultSchema) });
+
+function warningResult(path: string, message: string): ReadResult {
+  return { path, file_hash: '', header: '', content: '', warnings: message };
+}
+
+function result(rp: ResolvedPath, tag: string, r: Rendered, extraWarnings: string[] = []): ReadResult {
+  const header = formatHeader(rp.display, tag);
+  const warnings = [...r.warnings, ...extraWarnings];
+  return { path: rp.display, file_hash: tag, header, content: assembleContent(header, r), ...(warnings.length ? { warnings: warnings.join('\n') } : {}) };
+}
+
+/** Records the snapshot (when it can be kept) and the lines that were shown. */
+function remember(engine: Engine, real: string, text: string | undefined, seen: readonly number[]): void {
+  if (text === undefined || !engine.history.recordable(text)) return;
+  engine.history.record(real, text);
+  engine.history.markSeen(real, text, seen);
+}
+
+function textSource(text: string): LineSource & { trailingEmpty: boolean } {
+  const { lines, endings } = splitLines(text);
+  return { total: lines.length, line: (n) => lines[n - 1] ?? '', trailingEmpty: lines.length === 0 || endings[endings.length - 1] !== '' };
+}
+
+async function isDirectory(engine: Engine, rp: ResolvedPath): Promise<boolean> {
+  try {
+    const vh = await openVerified(engine.guard, rp, 'read', 'dir');
+    await vh.handle.close();
+    return true;
+  } catch (e) {
+    if (e instanceof HashlineError && (e.code === 'not_a_directory' || e.code === 'not_regular_file')) return false;
+    if (e instanceof HashlineError && e.code === 'not_found') throw e;
+    return false;
+  }
+}
+
+async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget: ReplyBudget, signal: AbortSignal): Promise<ReadResult[]> {
+  if (await isDirectory(engine, rp)) {
+    const { hits, problems } = await searchSymbol(engine.guard, rp.real, name, { signal });
+    const out: ReadResult[] = problems.map((p) => warningResult(p.display, p.message));
+    for (const h of hits) {
+      const src = textSource(h.file.text);
+      const r = renderBlock(src, h.match, budget);
+      const frp = { ...rp, display: h.display, real: h.real };
+      remember(engine, h.real, h.file.text, r.seen);
+      out.push(result(frp, h.file.tag, r, h.file.utf8 ? [] : [notUtf8(h.display)]));
+    }
+    if (hits.length === 0) return [...out, warningResult(rp.display, symbolNotFound(name, rp.display))];
+    return out;
+  }
+  const lang = languageForPath(rp.display) ?? languageForPath(rp.real);
+  if (!lang) return [warningResult(rp.display, noGrammar(rp.display))];
+  const loaded = await loadForParse(engine.guard, rp, signal);
+  const tree = parseCached(lang, loaded.text);
+  const match = tree ? findSymbol(lang, tree, name) : null;
+  if (!match) return [warningResult(rp.display, symbolNotFound(name, rp.display))];
+  const src = textSource(loaded.text);
+  const r = renderBlock(src, match, budget);
+  remember(engine, rp.real, loaded.text, r.seen);
+  return [result(rp, loaded.tag, r, loaded.utf8 ? [] : [notUtf8(rp.display)])];
+}
+
+async function readFile(engine: Engine, rp: ResolvedPath, t: TargetArgs, budget: ReplyBudget, signal: AbortSignal): Promise<ReadResult> {
+  const keepTextUpTo = 2 * engine.history.limits.maxSnapshotBytes;
+  const allowance = budget.remaining;
+  const whole = async (warning: string | undefined): Promise<ReadResult> => {
+    const loaded = await loadLines(engine.guard, rp, { allowance, keepTextUpTo, signal });
+    const r = renderWhole(loaded, loaded.trailingEmpty, budget);
+    remember(engine, rp.real, loaded.text, r.seen);
+    const w = [...(warning ? [warning] : []), ...(loaded.utf8 ? [] : [notUtf8(rp.display)])];
+    return result(rp, loaded.tag, r, w);
+  };
+  if (t.line_range !== undefined) {
+    const parsed = parseLineRange(t.line_range);
+    if (!parsed.ok) return whole(parsed.message);
+    const ranges = parsed.ranges;
+    const single = ranges.length === 1 && ranges[0]!.start === ranges[0]!.end;
+    const loaded = await loadLines(engine.guard, rp, {
+      want: (n) => ranges.some((g) => n >= g.start && n <= g.end),
+      allowance,
+      maxLineUnits: single ? undefined : 1024,
+      keepTextUpTo,
+      signal,
+    });
+    const r = renderRanges(loaded, ranges, budget);
+    remember(engine, rp.real, loaded.text, r.seen);
+    return result(rp, loaded.tag, r, loaded.utf8 ? [] : [notUtf8(rp.display)]);
+  }
+  if (t.line !== undefined) {
+    const lang = languageForPath(rp.display) ?? languageForPath(rp.real);
+    const loaded = await loadForParse(engine.guard, rp, signal);
+    const tree = lang ? parseCached(lang, loaded.text) : null;
+    const span = tree ? resolveBlockInTree(tree.root(), loaded.text, t.line) : null;
+    if (!span) return whole(blockNotResolved(t.line, rp.display));
+    const r = renderBlock(textSource(loaded.text), span, budget);
+    remember(engine, rp.real, loaded.text, r.seen);
+    return result(rp, loaded.tag, r, loaded.utf8 ? [] : [notUtf8(rp.display)]);
+  }
+  return whole(undefined);
+}
+
+async function readTarget(engine: Engine, t: TargetArgs, budget: ReplyBudget, signal: AbortSignal): Promise<ReadResult[]> {
+  let rp: ResolvedPath;
+  try {
+    rp = await engine.guard.resolve(t.path, 'read');
+  } catch (e) {
+    return [warningResult(t.path, toHashlineError(e).message)];
+  }
+  try {
+    if (budget.exhausted) return [warningResult(rp.display, replyBudgetExhausted(rp.display))];
+    if (t.symbol !== undefined) return await readSymbol(engine, rp, t.symbol, budget, signal);
+    if (await isDirectory(engine, rp)) return [warningResult(rp.display, directoryWithoutSymbol(rp.display))];
+    return [await readFile(engine, rp, t, budget, signal)];
+  } catch (e) {
+    const err = toHashlineError(e);
+    if (err.code === 'aborted') throw err;
+    return [warningResult(rp.display, err.message)];
+  }
+}
+
+export const fsReadTool = defineTool({
+  name: 'fs_read',
+  family: 'hashline',
+  title: 'Read files as numbered, tagged lines',
+  description: [
+    'Reads files as `N| text` lines under a `¶path#TAG` header; pass the 4-hex TAG to fs_edit. Per target: `symbol` (a definition by name; with a directory path, searches the tree), `line_range` ("10-20" or "2-5,40-60"), `line` (the syntactic block starting there), or nothing (the whole file).',
+    'Example: {"targets": [{"path": "src/app.ts", "symbol": "main"}, {"path": "README.md", "line_range": "1-40"}]}',
+    'Long blocks are elided and long lines cut; the notices say which `line_range` to read next. A missing file or bad range is a `warnings` entry of that target; fix it and read again. After any edit, use the fresh tag from the edit result or re-read.',
+  ].join('\n'),
+  input: Input,
+  output: Output,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(engine, args, call) {
+    const budget = new ReplyBudget();
+    const results: ReadResult[] = [];
+    let done = 0;
+    for (const t of args.targets) {
+      if (call.signal.aborted) throw new HashlineError('aborted', 'aborted');
+      results.push(...(await readTarget(engine, t, budget, call.signal)));
+      call.progress({ progress: ++done, total: args.targets.length });
+    }
+    const text = results.map((r) => (r.content !== '' ? r.content : '') + (r.warnings ? `${r.content !== '' ? '\n' : ''}[warning] ${r.path}: ${r.warnings}` : '')).join('\n\n');
+    return { structured: { results }, text };
+  },
+});
