@@ -11,7 +11,8 @@ import { decodeBytes, encodeText } from '../core/text-codec.js';
 import { Xxh32 } from '../core/xxhash32.js';
 import type { LineEnding } from '../core/text-doc.js';
 
-export const CHUNK_BYTES = 256 * 1024;
+/** Small enough that a chunk's decoded text stays out of V8's large-object space (collected late). */
+export const CHUNK_BYTES = 64 * 1024;
 
 export interface LineScan {
   /** Lines in the file (a trailing newline adds none). */
@@ -80,12 +81,12 @@ export async function scanLines(
     }
   };
 
-  const buf = Buffer.allocUnsafe(CHUNK_BYTES);
   for (;;) {
     if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted');
+    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
     const { bytesRead } = await handle.read(buf, 0, CHUNK_BYTES, position);
     const atEof = bytesRead === 0;
-    let chunk = Buffer.from(buf.subarray(0, bytesRead));
+    let chunk = buf.subarray(0, bytesRead);
     position += bytesRead;
     if (first && !atEof) {
       if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {

@@ -1,0 +1,63 @@
+// The streaming line reader agrees with the whole-file text model on every shape of file,
+// including terminators and multi-byte characters split across chunk boundaries.
+
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { computeTag } from '../../src/core/tag.js';
+import { docText, parseDoc } from '../../src/core/text-doc.js';
+import { CHUNK_BYTES, scanLines } from '../../src/io/line-reader.js';
+import { makeSandbox } from '../helpers/tmp-tree.js';
+
+async function check(file: string, bytes: Uint8Array): Promise<void> {
+  await fsp.writeFile(file, bytes);
+  const h = await fsp.open(file);
+  const lines: string[] = [];
+  try {
+    const scan = await scanLines(h, bytes.length, (n, l) => {
+      assert.equal(n, lines.length + 1);
+      lines.push(l);
+    }, { keepTextUpTo: Number.POSITIVE_INFINITY });
+    const doc = parseDoc(bytes);
+    const text = docText(doc);
+    assert.deepEqual(lines, doc.lines);
+    assert.equal(scan.text, text);
+    assert.equal(scan.tag, computeTag(text));
+    assert.equal(scan.total, doc.lines.length);
+    assert.equal(scan.utf8, doc.utf8);
+    assert.equal(scan.bom, doc.bom);
+    assert.equal(scan.eol, doc.eol);
+    assert.equal(scan.trailingEmpty, doc.lines.length === 0 || doc.endings.at(-1) !== '');
+  } finally {
+    await h.close();
+  }
+}
+
+test('small shapes', async () => {
+  const sb = await makeSandbox();
+  try {
+    const f = path.join(sb.root, 'f');
+    const samples: Array<string | Uint8Array> = ['', 'a', 'a\n', '\n\n', 'a\r\nb\r\n', 'x\ry\r', '\ufeffhé\n', 'a  \nb\t\r\n c', 'a \r\r \n', Uint8Array.of(0x61, 0xff, 0x0a, 0xc3, 0x0d, 0x0d, 0x0a, 0xe2, 0x82)];
+    for (const s of samples) await check(f, typeof s === 'string' ? Buffer.from(s) : s);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+test('terminators and characters across chunk boundaries', async () => {
+  const sb = await makeSandbox();
+  try {
+    const f = path.join(sb.root, 'f');
+    for (const cut of [CHUNK_BYTES - 2, CHUNK_BYTES - 1, CHUNK_BYTES, CHUNK_BYTES + 1]) {
+      for (const tail of ['\r\nnext\r\n', '\rnext\n', 'é€😀\nz', '\n']) {
+        const head = Buffer.alloc(cut, 0x61);
+        await check(f, Buffer.concat([head, Buffer.from(tail)]));
+      }
+    }
+    // one line longer than a chunk, then CRLF lines
+    await check(f, Buffer.concat([Buffer.alloc(CHUNK_BYTES * 2 + 5, 0x62), Buffer.from('\r\nx\r\ny')]));
+  } finally {
+    await sb.cleanup();
+  }
+});
