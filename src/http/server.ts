@@ -48,6 +48,21 @@ type Query = Record<string, string | undefined>;
 
 export const VERSION_HEADER = 'hashline-version';
 
+/** Bodies up to this size are drained after a refusal; larger ones end the connection instead. */
+const DRAIN_BYTES = 1024 * 1024;
+
+/**
+ * A refused request may leave its body unread, which would keep the connection busy (and a
+ * graceful shutdown waiting): small bodies are drained, larger or unsized ones close the connection.
+ */
+function settleBody(request: FastifyRequest, reply: FastifyReply): void {
+  const raw = request.raw;
+  if (raw.complete || raw.readableEnded) return;
+  const length = raw.headers['content-length'];
+  if (length !== undefined && Number(length) <= DRAIN_BYTES) raw.resume();
+  else reply.header('connection', 'close');
+}
+
 export async function createHttpServer(engine: Engine, options: HttpServerOptions): Promise<HttpServer> {
   const limits = resolveLimits(options.limits);
   const app = Fastify({
@@ -69,7 +84,10 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   app.addHook('onRequest', async (request, reply) => {
     reply.header(VERSION_HEADER, VERSION);
     const host = request.headers.host;
-    const refuse = (code: 'forbidden' | 'unauthorized', message: string) => sendError(reply, new HashlineError(code, message));
+    const refuse = (code: 'forbidden' | 'unauthorized', message: string) => {
+      settleBody(request, reply);
+      return sendError(reply, new HashlineError(code, message));
+    };
     if (!hosts.hostAllowed(host)) return refuse('forbidden', FOREIGN_HOST);
     if (!hosts.originAllowed(request.headers.origin, host)) return refuse('forbidden', FOREIGN_ORIGIN);
     const url = request.url.split('?', 1)[0]!;
@@ -89,7 +107,8 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     await mcp.closeAll();
   });
 
-  app.setErrorHandler((error: FastifyError | HashlineError, _request, reply) => {
+  app.setErrorHandler((error: FastifyError | HashlineError, request, reply) => {
+    settleBody(request, reply);
     if (error instanceof HashlineError) return sendError(reply, error);
     const status = error.statusCode ?? 500;
     if (error.validation || status === 400) {

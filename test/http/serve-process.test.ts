@@ -1,0 +1,88 @@
+// `hashline serve` as a real process: it prints the URL, where the token is and an MCP client
+// configuration; it refuses to listen beyond loopback without a token (exit 2); on SIGTERM it
+// lets a write in flight finish, leaves no temporary file, and exits 0.
+
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { CLI_SOURCE, REPO } from '../helpers/mcp-client.js';
+import { makeSandbox } from '../helpers/tmp-tree.js';
+import { TEMP_MARKER } from '../../src/io/atomic-write.js';
+
+function spawnServe(args: string[], env: Record<string, string> = {}): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'serve', ...args], {
+    cwd: REPO,
+    env: { ...process.env, HASHLINE_TOKEN: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, out: () => out, err: () => err, exit };
+}
+
+async function waitFor(get: () => string, re: RegExp, ms = 15_000): Promise<RegExpMatchArray> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const m = get().match(re);
+    if (m) return m;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${re}; got ${get()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+test('beyond loopback without a token: refused at start-up, exit 2', async () => {
+  const sb = await makeSandbox();
+  try {
+    const p = spawnServe(['--root', sb.root, '--host', '0.0.0.0', '--port', '0']);
+    assert.equal(await p.exit, 2);
+    assert.match(p.err(), /refusing to listen on 0\.0\.0\.0 without a bearer token/);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+test('serves, prints the configuration, and shuts down gracefully on SIGTERM', async () => {
+  const sb = await makeSandbox({ 'a.txt': 'a\nb\n' });
+  const tokenFile = path.join(sb.base, 'token');
+  await fsp.writeFile(tokenFile, 'proc-token\n');
+  const p = spawnServe(['--root', sb.root, '--port', '0', '--token-file', tokenFile]);
+  try {
+    const [, url] = await waitFor(p.out, /serving on (http:\/\/127\.0\.0\.1:\d+)/);
+    await waitFor(p.out, /"stdio"|"command"/);
+    assert.match(p.out(), new RegExp(`the bearer token is in ${tokenFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.match(p.out(), /"url": "http:\/\/127\.0\.0\.1:\d+\/mcp"/);
+    assert.doesNotMatch(p.out(), /proc-token/, 'the token itself is not printed');
+    const auth = { authorization: 'Bearer proc-token' };
+    const read = await fetch(`${url}/v1/fs/file?path=a.txt&start_line=2`, { headers: auth });
+    assert.equal(await read.text(), 'b\n');
+    assert.equal((await fetch(`${url}/v1/fs/file?path=a.txt`)).status, 401);
+
+    // a slow upload in flight when SIGTERM arrives completes; then the process exits 0
+    let push!: (chunk: Uint8Array | null) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        push = (chunk) => (chunk === null ? c.close() : c.enqueue(chunk));
+      },
+    });
+    const upload = fetch(`${url}/v1/fs/file?path=slow.txt`, { method: 'PUT', headers: auth, body, duplex: 'half' } as RequestInit);
+    push(new TextEncoder().encode('first half, '));
+    await new Promise((r) => setTimeout(r, 200));
+    p.child.kill('SIGTERM');
+    await waitFor(p.err, /SIGTERM/);
+    push(new TextEncoder().encode('second half\n'));
+    push(null);
+    assert.equal((await upload).status, 204);
+    assert.equal(await p.exit, 0);
+    assert.equal(await fsp.readFile(path.join(sb.root, 'slow.txt'), 'utf8'), 'first half, second half\n');
+    const left = ((await fsp.readdir(sb.root, { recursive: true })) as string[]).filter((f) => f.includes(TEMP_MARKER));
+    assert.deepEqual(left, []);
+  } finally {
+    p.child.kill('SIGKILL');
+    await sb.cleanup();
+  }
+});
