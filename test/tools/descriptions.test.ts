@@ -9,7 +9,7 @@ test('every tool has a short description with one example and recovery advice', 
   assert.ok(ALL_TOOLS.length >= 1);
   for (const t of ALL_TOOLS) {
     assert.match(t.description, /Example/, `${t.name}: example`);
-    assert.match(t.description, /error|stale|refused|re-read/i, `${t.name}: what to do after an error`);
+    assert.match(t.description, /error|stale|refus|re-read|retry|again/i, `${t.name}: what to do after an error`);
     assert.ok(t.description.length <= 1500, `${t.name}: description is short (${t.description.length})`);
     assert.ok(t.title.length > 0);
     assert.equal(t.annotations.openWorldHint, false);
