@@ -32,7 +32,8 @@ const Target = z.strictObject({
 type TargetArgs = z.infer<typeof Target>;
 
 const Input = z.strictObject({ targets: z.array(Target).min(1).describe('What to read; each target gets its own result(s)') });
-const Output = z.object({ results: z.array(ReadResultSchema) });
+// `results` is optional in the schema only so that an error result ({ error }) validates too.
+const Output = z.object({ results: z.array(ReadResultSchema).optional() });
 
 function warningResult(path: string, message: string): ReadResult {
   return { path, file_hash: '', header: '', content: '', warnings: message };

@@ -26,7 +26,8 @@ const TargetFile = z.strictObject({
   text: z.string().describe('The complete new content (raw text, no `N| ` prefixes)'),
 });
 const Input = z.strictObject({ targets: z.array(TargetFile).min(1).max(MAX_BATCH_FILES).describe('1-50 files to write') });
-const Output = z.object({ results: z.array(WriteResultSchema) });
+// `results` is optional in the schema only so that an error result ({ error }) validates too.
+const Output = z.object({ results: z.array(WriteResultSchema).optional() });
 
 function warned(path: string, warnings: string[], tag = ''): WriteResult {
   return { path, file_hash: tag, header: tag ? formatHeader(path, tag) : '', ...(warnings.length ? { warnings: warnings.join('\n') } : {}) };

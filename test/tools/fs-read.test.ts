@@ -14,7 +14,7 @@ import { makeSandbox } from '../helpers/tmp-tree.js';
 
 const call = () => ({ signal: new AbortController().signal, progress: () => undefined });
 type Target = { path: string; line?: number; line_range?: string; symbol?: string };
-const read = async (engine: Engine, ...targets: Target[]) => (await fsReadTool.run(engine, { targets }, call())).structured.results;
+const read = async (engine: Engine, ...targets: Target[]) => (await fsReadTool.run(engine, { targets }, call())).structured.results!;
 
 const RUST = ['use std::fmt;', '', 'pub fn greet(name: &str) -> String {', '    let msg = format!("hello {}", name);', '    msg', '}', ''].join('\n');
 

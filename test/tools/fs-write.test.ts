@@ -15,7 +15,7 @@ import { engineFor } from '../helpers/engine.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
 const call = () => ({ signal: new AbortController().signal, progress: () => undefined });
-const write = async (engine: Engine, ...targets: Array<{ path: string; text: string }>) => (await fsWriteTool.run(engine, { targets }, call())).structured.results;
+const write = async (engine: Engine, ...targets: Array<{ path: string; text: string }>) => (await fsWriteTool.run(engine, { targets }, call())).structured.results!;
 
 test('wire strings', () => {
   assert.equal(AUTO_STRIPPED, 'auto-stripped hashline display prefixes from content before writing.');
