@@ -14,6 +14,8 @@ const INSERT_EDGE_HEADER = /^insert\s+(head|tail)\s*(:?)$/i;
 const UNIFIED_HUNK = /^@@\s*-\d+(?:,\d+)?\s+\+\d+(?:,\d+)?\s*@@/;
 const BARE_NUMBER = /^(\d+)\s*:?$/;
 const BARE_RANGE = new RegExp(String.raw`^(\d+)${SEP}(\d+)\s*:?$`);
+/** A copied `¶path#TAG` header before the first hunk (the tag that counts is `file_hash`). */
+const COPIED_HEADER = /^¶\S.*#[0-9A-Fa-f]{4}$/;
 
 function fail(dslLine: number, message: string): never {
   throw new HashlineError('edit_parse_error', msg.atDslLine(dslLine, message), { details: { dslLine } });
@@ -124,6 +126,7 @@ export function parseEditOps(source: string): EditPlan {
       if (word === 'end patch' || word === 'abort') break;
       fail(dslLine, msg.applyPatchSentinel(text));
     }
+    if (pending === null && ops.length === 0 && COPIED_HEADER.test(text)) continue;
     const headerOps: EditOp[] = [];
     const header = parseHeader(text, dslLine, headerOps);
     if (header !== null) {

@@ -43,6 +43,7 @@ const OK: Array<[string, string, object[]]> = [
     { kind: 'replace', start: 1, end: 1, rows: ['a', '', 'b'] },
     { kind: 'delete', start: 4, end: 4 },
   ]],
+  ['a copied ¶path#TAG header before the first hunk is skipped', '¶src/a.ts#1A2B\nreplace 1:\n+x', [{ kind: 'replace', start: 1, end: 1, rows: ['x'] }]],
   ['keywords are case-insensitive', 'REPLACE 1:\n+a\nInsert After 2:\n+b', [
     { kind: 'replace', start: 1, end: 1, rows: ['a'] },
     { kind: 'insert_after', line: 2, rows: ['b'] },
@@ -80,6 +81,7 @@ const ERR: Array<[string, string, string, string]> = [
   ['bare range', '5..7:\n+x', 'edit_parse_error', `line 1: ${msg.bareRangeHeader('5', '7')}`],
   ['- row', 'replace 1:\n-old\n+new', 'edit_parse_error', `line 2: ${msg.MINUS_ROW}`],
   ['+ row without a header', '+x', 'edit_parse_error', `line 1: ${msg.payloadWithoutHeader('+x')}`],
+  ['a header after a hunk is not skipped', 'delete 1\n¶a.ts#1A2B', 'edit_parse_error', `line 2: ${msg.DELETE_TAKES_NO_BODY}`],
   ['bare row without a header', 'hello', 'edit_parse_error', `line 1: ${msg.payloadWithoutHeader('hello')}`],
   ['empty replace', 'replace 3:\ndelete 4', 'edit_parse_error', `line 1: ${msg.EMPTY_REPLACE}`],
   ['empty replace at end', 'delete 1\nreplace 3..4:', 'edit_parse_error', `line 2: ${msg.EMPTY_REPLACE}`],
