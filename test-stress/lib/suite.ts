@@ -1,0 +1,70 @@
+// The stress suite as node:test tests, one per part, for a given scale: `npm run test:stress`
+// registers it at full scale, `npm test` (test/stress/) at short scale. A part whose feature has
+// not landed is skipped with "not built"; every part prints its figures.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { concurrentEdits } from '../parts/concurrent-edits.js';
+import { daemonLoad } from '../parts/daemon-load.js';
+import { fuzz } from '../parts/fuzz.js';
+import { killTrials } from '../parts/kill-trials.js';
+import { cliKind } from './hashline.js';
+import { printFigures, type StressPlan } from './scale.js';
+
+const STRAY_TODO =
+  'a kill -9 between creating and renaming a temp file leaves it behind; nothing removes it when hashline starts again (see docs/BENCHMARKS.md)';
+
+export function registerStressTests(plan: StressPlan): void {
+  const tag = `[${plan.scale}, hashline from ${cliKind()}]`;
+
+  test(`${plan.clients} concurrent MCP clients edit the same files: no lost update, every refusal coded ${tag}`, async (t) => {
+    const r = await concurrentEdits(plan);
+    printFigures('concurrent-edits', r as unknown as Record<string, unknown>);
+    if (r.notBuilt) return t.skip(`not built: ${r.notBuilt}`);
+    t.diagnostic(`attempts ${r.attempts}, applied ${r.applied}, refused ${r.refused} ${JSON.stringify(r.codes)}`);
+    assert.equal(r.lost, 0, 'lost updates');
+    assert.equal(r.duplicated, 0, 'markers applied twice');
+    assert.equal(r.resurrected, 0, 'refused edits that still landed');
+    assert.equal(r.uncoded, 0, `refusals without a code: ${r.uncodedSamples.join(' | ')}`);
+    assert.ok(r.applied > 0, 'no edit applied at all');
+  });
+
+  let kill: Awaited<ReturnType<typeof killTrials>> | undefined;
+  test(`${plan.killTrials} kill -9 trials during writes, edits, rollbacks, rewrites and tar extraction: no torn file ${tag}`, async (t) => {
+    kill = await killTrials(plan);
+    printFigures('kill-trials', kill as unknown as Record<string, unknown>);
+    for (const n of kill.notBuilt) t.diagnostic(`not built: ${n}`);
+    assert.equal(kill.trials, plan.killTrials);
+    assert.equal(kill.torn, 0, `torn or half-written files: ${kill.tornSamples.join(', ')}`);
+    assert.equal(kill.unexpected, 0, `unexpected files: ${kill.unexpectedSamples.join(', ')}`);
+  });
+  test(`kill -9 trials: no stray temp file once hashline has started again ${tag}`, { todo: plan.scale === 'short' ? STRAY_TODO : false }, (t) => {
+    if (!kill) return t.skip('the kill trials did not run');
+    t.diagnostic(`temp files right after the kills: ${kill.tempsAfterKill}; still there after a restart: ${kill.straysAfterRestart}`);
+    assert.equal(kill.straysAfterRestart, 0, `stray temp files: ${kill.strayAfterRestartSamples.join(', ')}`);
+  });
+
+  test(`${plan.fuzzCases} fast-check cases per target over the DSL parser, the range rule and the guard: 0 crashes, 0 hangs ${tag}`, async (t) => {
+    const all = await fuzz(plan);
+    for (const f of all) {
+      printFigures('fuzz', f as unknown as Record<string, unknown>);
+      if (f.notBuilt) t.diagnostic(`not built: ${f.target}: ${f.notBuilt}`);
+    }
+    const built = all.filter((f) => !f.notBuilt);
+    if (built.length === 0) return t.skip('not built: no fuzz target has landed');
+    for (const f of built) {
+      assert.equal(f.crashes, 0, `${f.target} (seed ${f.seed}): ${f.samples.join(' | ')}`);
+      assert.equal(f.hangs, 0, `${f.target} (seed ${f.seed}): cases over ${plan.fuzzCaseLimitMs} ms or a silent worker`);
+      assert.equal(f.cases, plan.fuzzCases, `${f.target}: not every case ran`);
+    }
+  });
+
+  test(`the daemon under ${plan.loadConnections} connections for ${plan.loadSeconds} s: 0 5xx, memory flat ${tag}`, async (t) => {
+    const r = await daemonLoad(plan);
+    printFigures('daemon-load', r as unknown as Record<string, unknown>);
+    if (r.notBuilt) return t.skip(`not built: ${r.notBuilt}`);
+    assert.ok(r.requests > 0, 'no request answered');
+    assert.equal(r.status5xx, 0, '5xx answers');
+    if (plan.scale === 'full') assert.ok(r.memoryFlat, `RSS grew from ${r.rssStartMiB.toFixed(0)} to ${r.rssEndMiB.toFixed(0)} MiB`);
+  });
+}
