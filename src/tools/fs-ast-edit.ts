@@ -17,10 +17,11 @@ import {
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { generatedMarker, generatedRefusal } from '../core/generated.js';
 import { computeTag, formatHeader } from '../core/tag.js';
-import { docText, splitLines, type TextDoc } from '../core/text-doc.js';
+import { docText, parseDoc, serializeDoc, splitLines, type TextDoc } from '../core/text-doc.js';
 import { firstChangedLine, unifiedDiff } from '../core/unified-diff.js';
 import { expandPaths, type Candidate } from '../io/expand-paths.js';
-import { loadTextFile, saveDoc, type LoadedFile } from '../io/text-file.js';
+import { writeAtomicBatch } from '../io/atomic-batch.js';
+import { currentStamp, readVerifiedBytes, sameStamp, type FileStamp } from '../io/read-batch.js';
 import { languageForPath, type LanguageInfo } from '../lang/registry.js';
 import { anyOpMayMatch, rewriteText, type RewriteOp } from '../lang/rewrite.js';
 import type { Engine } from './engine.js';
@@ -30,8 +31,10 @@ import { defineTool } from './tool.js';
 export const DEFAULT_MAX_FILES = 1000;
 /** Files read and rewritten at once. */
 const READ_CONCURRENCY = 16;
-/** Files written (temp file, fsync, rename) at once. */
-const WRITE_CONCURRENCY = 64;
+/** Changed files locked, checked and written together (temp files, fsync, rename) ... */
+const WRITE_CHUNK = 32;
+/** ... and chunks in flight at once. */
+const WRITE_CHUNKS_IN_FLIGHT = 16;
 /** Diff text returned per call, in UTF-16 code units; beyond it diffs are left out with a note. */
 const DIFF_BUDGET = 2 * 1024 * 1024;
 
@@ -70,19 +73,41 @@ export function validateAstEdit(args: FsAstEditInput): void {
 async function mapPool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
+  let stopped = false;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !stopped) {
       const i = next++;
-      out[i] = await fn(items[i]!, i);
+      try {
+        out[i] = await fn(items[i]!, i);
+      } catch (e) {
+        stopped = true;
+        throw e;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
 
+/** A file as read for a rewrite. */
+interface Loaded {
+  bytes: Uint8Array;
+  doc: TextDoc;
+  /** LF text, BOM stripped (what tags, diffs and history use). */
+  text: string;
+  stamp: FileStamp;
+  binary: boolean;
+}
+
+async function load(engine: Engine, c: Candidate): Promise<Loaded> {
+  const { bytes, stamp } = await readVerifiedBytes(engine.guard, c.rp, 'write');
+  const doc = parseDoc(bytes);
+  return { bytes, doc, text: docText(doc), stamp, binary: bytes.subarray(0, 8192).includes(0) };
+}
+
 interface Planned {
   candidate: Candidate;
-  loaded?: LoadedFile;
+  loaded?: Loaded;
   /** Set when the file is to be written. */
   next?: TextDoc;
   warnings: string[];
@@ -94,9 +119,9 @@ const rawOf = (doc: TextDoc) => doc.lines.map((l, i) => l + doc.endings[i]!).joi
 async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp[], lang: LanguageInfo | undefined): Promise<Planned | null> {
   const warnings: string[] = [];
   if (!lang) return c.explicit ? { candidate: c, warnings: [noGrammar(c.rp.display)] } : null;
-  let loaded: LoadedFile;
+  let loaded: Loaded;
   try {
-    loaded = await loadTextFile(engine.guard, c.rp, 'write');
+    loaded = await load(engine, c);
   } catch (e) {
     if (toHashlineError(e).code === 'not_found') return null; // removed meanwhile
     throw e;
@@ -122,47 +147,103 @@ async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp[], lan
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && Buffer.compare(a, b) === 0;
 
-/** Under the locks: re-plans files that changed since they were read, then writes and records them. */
-async function commit(engine: Engine, planned: Planned[], ops: readonly RewriteOp[], signal: AbortSignal): Promise<void> {
-  const writes = planned.filter((p) => p.next !== undefined);
-  if (writes.length === 0) return;
-  await engine.locks.withLocks(writes.map((p) => p.candidate.rp.real), async () => {
-    await mapPool(writes, READ_CONCURRENCY, async (p) => {
-      const fresh = await loadTextFile(engine.guard, p.candidate.rp, 'write');
-      if (sameBytes(fresh.bytes, p.loaded!.bytes)) return;
-      const again = await plan(engine, p.candidate, ops, languageForPath(p.candidate.rp.lexical));
-      p.loaded = again?.loaded ?? fresh;
+/** Under the chunk's locks: re-plans files changed since they were read, writes, records history. */
+async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly RewriteOp[], signal: AbortSignal, written: string[], failed: Array<{ path: string; error: HashlineError }>): Promise<void> {
+  await engine.locks.withLocks(chunk.map((p) => p.candidate.rp.real), async () => {
+    for (const p of chunk) {
+      const now = currentStamp(p.candidate.rp.real);
+      if (now !== null && sameStamp(now, p.loaded!.stamp)) continue;
+      const fresh = await load(engine, p.candidate).catch(() => null);
+      if (fresh !== null && sameBytes(fresh.bytes, p.loaded!.bytes)) continue;
+      const again = fresh === null ? null : await plan(engine, p.candidate, ops, languageForPath(p.candidate.rp.lexical));
       p.warnings = [changedDuringRewrite(p.candidate.rp.display), ...(again?.warnings ?? [])];
+      if (again?.loaded) p.loaded = again.loaded;
       if (again?.next) p.next = again.next;
       else delete p.next;
-    });
+    }
     if (signal.aborted) throw new HashlineError('aborted', 'aborted');
-    const written: string[] = [];
-    const failed: Array<{ path: string; error: HashlineError }> = [];
-    await mapPool(writes, WRITE_CONCURRENCY, async (p) => {
-      if (!p.next) return;
-      try {
-        await saveDoc(engine.guard, p.candidate.rp, p.next, { signal });
-        written.push(p.candidate.rp.display);
-        engine.history.record(p.candidate.rp.real, p.loaded!.text);
-        engine.history.record(p.candidate.rp.real, docText(p.next));
-      } catch (e) {
-        failed.push({ path: p.candidate.rp.display, error: toHashlineError(e) });
-      }
-    });
-    if (failed.length > 0) {
-      const first = failed[0]!;
-      throw new HashlineError(first.error.code, `fs_ast_edit: writing failed for ${failed.map((f) => `\`${f.path}\``).join(', ')} (${first.error.message}); ${written.length} other file(s) were rewritten: ${written.sort().join(', ') || 'none'}`, {
-        details: { failed: failed.map((f) => ({ path: f.path, code: f.error.code })), written: written.sort() },
-      });
+    const todo = chunk.filter((p) => p.next !== undefined);
+    const outcome = await writeAtomicBatch(engine.guard, todo.map((p) => ({ rp: p.candidate.rp, data: serializeDoc(p.next!) })), { signal });
+    const ok = new Set(outcome.written.map((rp) => rp.real));
+    for (const p of todo) {
+      if (!ok.has(p.candidate.rp.real)) continue;
+      written.push(p.candidate.rp.display);
+      engine.history.record(p.candidate.rp.real, p.loaded!.text);
+      engine.history.record(p.candidate.rp.real, docText(p.next!));
+    }
+    for (const f of outcome.failed) {
+      failed.push({ path: f.rp.display, error: f.error });
+      const p = todo.find((x) => x.candidate.rp.real === f.rp.real);
+      if (p) delete p.next;
     }
   }, { signal });
+}
+
+/**
+ * Takes planned files as they come and commits the changed ones in chunks while planning goes on,
+ * so parsing and disk waits overlap. Each chunk takes its own locks (sorted), so chunks never wait
+ * on each other while holding locks.
+ */
+class Committer {
+  readonly written: string[] = [];
+  private readonly failed: Array<{ path: string; error: HashlineError }> = [];
+  private buffer: Planned[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private error: unknown;
+  private closed = false;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly ops: readonly RewriteOp[],
+    private readonly signal: AbortSignal,
+  ) {}
+
+  private launch(): void {
+    const chunk = this.buffer;
+    this.buffer = [];
+    if (chunk.length === 0) return;
+    const p: Promise<void> = commitChunk(this.engine, chunk, this.ops, this.signal, this.written, this.failed)
+      .catch((e: unknown) => {
+        this.error ??= e;
+      })
+      .finally(() => this.inFlight.delete(p));
+    this.inFlight.add(p);
+  }
+
+  async add(p: Planned): Promise<void> {
+    if (p.next === undefined || this.closed) return;
+    this.buffer.push(p);
+    if (this.buffer.length < WRITE_CHUNK) return;
+    this.launch();
+    while (this.inFlight.size >= WRITE_CHUNKS_IN_FLIGHT) await Promise.race(this.inFlight);
+  }
+
+  /** Waits for every chunk; throws the first failure, naming the files that were written. */
+  async finish(failure?: unknown): Promise<void> {
+    this.closed = true;
+    if (failure === undefined) this.launch();
+    await Promise.all(this.inFlight);
+    const written = [...this.written].sort();
+    const already = `${written.length} file(s) were rewritten: ${written.join(', ') || 'none'}`;
+    const cause = failure ?? this.error;
+    if (cause !== undefined) {
+      const err = toHashlineError(cause);
+      if (written.length === 0) throw err;
+      throw new HashlineError(err.code, `${err.message}; ${already}`, { details: { ...err.details, written }, cause });
+    }
+    if (this.failed.length > 0) {
+      const first = this.failed[0]!;
+      throw new HashlineError(first.error.code, `fs_ast_edit: writing failed for ${this.failed.map((f) => `\`${f.path}\``).join(', ')} (${first.error.message}); ${already}`, {
+        details: { failed: this.failed.map((f) => ({ path: f.path, code: f.error.code })), written },
+      });
+    }
+  }
 }
 
 function toResult(p: Planned, budget: { left: number; omitted: number }): EditResult {
   const display = p.candidate.rp.display;
   if (!p.next) {
-    const tag = p.loaded?.tag ?? computeTag('');
+    const tag = computeTag(p.loaded?.text ?? '');
     return { path: display, file_hash: tag, header: formatHeader(display, tag), warnings: p.warnings };
   }
   const before = p.loaded!.text;
@@ -208,14 +289,22 @@ export async function runAstEdit(engine: Engine, args: FsAstEditInput, signal: A
   const notes: string[] = [];
   if (expansion.capped) notes.push(capNote(expansion.total, args.max_files ?? DEFAULT_MAX_FILES));
   let done = 0;
-  const planned = await mapPool(expansion.candidates, READ_CONCURRENCY, async (c) => {
-    if (signal.aborted) throw new HashlineError('aborted', 'aborted');
-    const p = await plan(engine, c, ops, languageForPath(c.rp.lexical));
-    progress(++done, expansion.candidates.length);
-    return p;
-  });
+  const committer = new Committer(engine, ops, signal);
+  let planned: Array<Planned | null>;
+  try {
+    planned = await mapPool(expansion.candidates, READ_CONCURRENCY, async (c) => {
+      if (signal.aborted) throw new HashlineError('aborted', 'aborted');
+      const p = await plan(engine, c, ops, languageForPath(c.rp.lexical));
+      if (p !== null) await committer.add(p);
+      progress(++done, expansion.candidates.length);
+      return p;
+    });
+  } catch (e) {
+    await committer.finish(e);
+    throw e;
+  }
+  await committer.finish();
   const kept = planned.filter((p): p is Planned => p !== null);
-  await commit(engine, kept, ops, signal);
   const budget = { left: DIFF_BUDGET, omitted: 0 };
   const results = kept.filter((p) => p.next !== undefined || p.warnings.length > 0).map((p) => toResult(p, budget));
   if (budget.omitted > 0) notes.push(diffOmitted(budget.omitted));

@@ -1,0 +1,12 @@
+// One in-process rewrite of the 2,000-file tree under --cpu-prof, for finding hot spots.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { mergeConfig } from '../../src/core/config.js';
+import { createEngine } from '../../src/tools/engine.js';
+import { runAstEdit } from '../../src/tools/fs-ast-edit.js';
+const work = path.resolve('bench/work/ast-quick');
+execFileSync('rm', ['-rf', path.join(work, 'h')]); execFileSync('cp', ['-r', path.join(work, 'tree-2000'), path.join(work, 'h')]); execFileSync('sync');
+const engine = await createEngine(mergeConfig({ root: work, allow: [], block: [], readAllow: [], readBlock: [] }));
+const t = performance.now();
+await runAstEdit(engine, { ops: [{ pat: 'console.log($A)', out: 'logger.info($A)' }], paths: ['h'], max_files: 5000 }, new AbortController().signal);
+console.log('total', (performance.now() - t).toFixed(0));
