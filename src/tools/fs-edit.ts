@@ -124,7 +124,10 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
       if (after === loaded.text) {
         return { path: display, file_hash: loaded.tag, header: formatHeader(display, loaded.tag), warnings: [...warnings, msg.noChanges(display)] };
       }
+      // The text just replaced becomes the newest version before the new one, so that
+      // fs_rollback "" undoes exactly this edit even when that text was recorded long ago.
       engine.history.record(rp.real, loaded.text);
+      engine.history.reanchor(rp.real, loaded.text);
       await saveDoc(engine.guard, rp, next, { signal });
       const newTag = engine.history.record(rp.real, after) ?? computeTag(after);
       const liveVersion = versions.find((v) => v.text === loaded.text);

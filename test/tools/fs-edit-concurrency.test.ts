@@ -72,3 +72,20 @@ test('the same line, same tag: one applies directly, the other is refused; nothi
     assert.equal(text, FILE.replace('line 7\n', winner === ra ? 'from A\n' : 'from B\n'));
   }
 });
+
+test('over MCP: fs_edit then fs_rollback "" restores the read version; results match the declared output schemas', async () => {
+  const p = path.join(sb.root, 'shared.txt');
+  await fsp.writeFile(p, FILE);
+  const tag = await read(a);
+  const e = await edit(a, tag, 'delete 1..10');
+  assert.equal(e.isError, undefined, textOf(e));
+  const newTag = out(e).results![0]!.file_hash;
+  assert.ok(textOf(e).startsWith(`¶shared.txt#${newTag}`));
+  const r = await a.call('fs_rollback', { path: 'shared.txt', hash: '' });
+  assert.equal(r.isError, undefined, textOf(r));
+  assert.deepEqual(r.structuredContent, { path: 'shared.txt', file_hash: tag, header: `¶shared.txt#${tag}`, replaced_hash: newTag });
+  assert.equal(await fsp.readFile(p, 'utf8'), FILE);
+  const err = await a.call('fs_rollback', { path: 'nothing-here.txt', hash: '' });
+  assert.equal(err.isError, true);
+  assert.match(textOf(err), /no rollback history for `nothing-here\.txt`/);
+});
