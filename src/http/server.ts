@@ -82,6 +82,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
   app.addHook('onRequest', async (request, reply) => {
+    busy++;
     reply.header(VERSION_HEADER, VERSION);
     const host = request.headers.host;
     const refuse = (code: 'forbidden' | 'unauthorized', message: string) => {
@@ -97,14 +98,18 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     }
     return undefined;
   });
-  app.addHook('onRequest', async () => {
-    busy++;
-  });
   app.addHook('onResponse', async () => {
     busy--;
   });
+  let closing = false;
   app.addHook('preClose', async () => {
+    closing = true;
     await mcp.closeAll();
+  });
+  // requests that finish during a shutdown end their connection, so none lingers in keep-alive
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
   });
 
   app.setErrorHandler((error: FastifyError | HashlineError, request, reply) => {

@@ -37,12 +37,12 @@ export function header(m: RawMember, size: number): Buffer {
 }
 
 /** A complete archive (with the two zero end blocks). */
-export function rawTar(members: readonly RawMember[]): Buffer {
+export function rawTar(members: readonly RawMember[]): Uint8Array<ArrayBuffer> {
   const parts: Buffer[] = [];
   for (const m of members) {
     const body = m.content === undefined ? Buffer.alloc(0) : Buffer.from(m.content);
     parts.push(header(m, body.length), body, Buffer.alloc((512 - (body.length % 512)) % 512));
   }
   parts.push(Buffer.alloc(1024));
-  return Buffer.concat(parts);
+  return new Uint8Array(Buffer.concat(parts));
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { snapshotTree } from '../helpers/tmp-tree.js';
 import { type Daemon, q } from '../http/harness.js';
 
-export async function assertRefusedUntouched(d: Daemon, archive: Uint8Array, expected: { status: number; body: string | RegExp }, dest = d.sandbox.root): Promise<void> {
+export async function assertRefusedUntouched(d: Daemon, archive: Uint8Array<ArrayBuffer>, expected: { status: number; body: string | RegExp }, dest = d.sandbox.root): Promise<void> {
   const beforeRoot = await snapshotTree(d.sandbox.root);
   const beforeOutside = await snapshotTree(d.sandbox.outside);
   const r = await d.call(`/v1/fs/tar?${q({ path: dest })}`, { method: 'PUT', body: archive });
