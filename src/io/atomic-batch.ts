@@ -1,11 +1,11 @@
 // Atomic, durable replacement of many existing files at once, with the guarantees of
 // io/atomic-write.ts (each parent directory opened once without following links and verified, all
 // names resolved through its descriptor; a temporary file per target with the target's mode and
-// owner; fsync; rename; fsync of the directory) but in phases, so the costly part runs in
-// parallel: write every temporary file, fsync them concurrently, rename them, fsync each directory
-// once. The cheap calls are synchronous, a few files between yields to the event loop.
+// owner; fsync; rename; fsync of the directory) but in phases, each run concurrently: write every
+// temporary file, fsync them, rename them, then fsync each directory once.
 
-import { closeSync, constants, fchmodSync, fchownSync, fsync, lstatSync, openSync, readlinkSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, promises as fsp, readlinkSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
@@ -26,7 +26,7 @@ export interface BatchWriteOptions {
   signal?: AbortSignal | undefined;
   /** fsync files and directories (default true). */
   durable?: boolean;
-  /** fsyncs in flight at once (default 64). */
+  /** Files in flight at once in each phase (default 32). */
   concurrency?: number;
 }
 
@@ -39,11 +39,8 @@ interface Pending {
   item: BatchWrite;
   anchor: Anchor;
   temp: string;
-  fd: number | undefined;
+  handle: FileHandle | undefined;
 }
-
-const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
-const fsyncAsync = (fd: number) => new Promise<void>((resolve, reject) => fsync(fd, (e) => (e ? reject(e) : resolve())));
 
 function openAnchor(guard: PathGuard, dir: string, display: string): Anchor {
   let fd: number;
@@ -70,40 +67,23 @@ function openAnchor(guard: PathGuard, dir: string, display: string): Anchor {
 }
 
 /** Creates and fills the temporary file of `p` (not yet synced). */
-function writeTemp(p: Pending): void {
+async function writeTemp(p: Pending): Promise<void> {
   const { rp, data } = p.item;
-  const target = `${p.anchor.prefix}/${path.basename(rp.real)}`;
-  const st = lstatSync(target);
+  const st = await fsp.lstat(`${p.anchor.prefix}/${path.basename(rp.real)}`);
   if (st.isSymbolicLink()) throw new HashlineError('link_swapped', linkSwapped(rp.display));
   if (st.isDirectory()) throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`);
   if (!st.isFile()) throw new HashlineError('not_regular_file', `\`${rp.display}\` is not a regular file`);
-  p.fd = openSync(p.temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  let off = 0;
-  while (off < data.length) off += writeSync(p.fd, data, off, data.length - off, off);
-  fchmodSync(p.fd, st.mode & 0o7777);
-  if (process.getuid?.() === 0 && (st.uid !== 0 || st.gid !== 0)) {
-    try {
-      fchownSync(p.fd, st.uid, st.gid);
-    } catch {
-      // keeping the owner is best effort
-    }
-  }
+  p.handle = await fsp.open(p.temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  await p.handle.write(data, 0, data.length, 0);
+  await p.handle.chmod(st.mode & 0o7777);
+  if (process.getuid?.() === 0 && (st.uid !== 0 || st.gid !== 0)) await p.handle.chown(st.uid, st.gid).catch(() => undefined);
 }
 
-function discard(p: Pending): void {
-  if (p.fd !== undefined) {
-    try {
-      closeSync(p.fd);
-    } catch {
-      // already closed
-    }
-    p.fd = undefined;
-  }
-  try {
-    unlinkSync(p.temp);
-  } catch {
-    // never created, or already gone
-  }
+async function discard(p: Pending): Promise<void> {
+  const h = p.handle;
+  p.handle = undefined;
+  await h?.close().catch(() => undefined);
+  await fsp.unlink(p.temp).catch(() => undefined);
 }
 
 async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -121,10 +101,11 @@ async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Prom
  */
 export async function writeAtomicBatch(guard: PathGuard, items: readonly BatchWrite[], options: BatchWriteOptions = {}): Promise<BatchWriteOutcome> {
   const durable = options.durable !== false;
+  const limit = options.concurrency ?? 32;
   const failed: Array<{ rp: ResolvedPath; error: HashlineError }> = [];
-  const fail = (p: Pending | BatchWrite, e: unknown) => {
+  const fail = async (p: Pending | BatchWrite, e: unknown) => {
     const item = 'item' in p ? p.item : p;
-    if ('item' in p) discard(p);
+    if ('item' in p) await discard(p);
     const err = toHashlineError(e);
     const coded = err.code === 'internal' ? new HashlineError('io_error', `failed to write \`${item.rp.display}\`: ${err.message}`, { cause: e }) : err;
     failed.push({ rp: item.rp, error: coded });
@@ -132,9 +113,7 @@ export async function writeAtomicBatch(guard: PathGuard, items: readonly BatchWr
   const anchors = new Map<string, Anchor>();
   let pending: Pending[] = [];
   try {
-    let n = 0;
     for (const item of items) {
-      if (++n % 32 === 0) await yieldToLoop();
       const dir = path.dirname(item.rp.real);
       let anchor = anchors.get(dir);
       try {
@@ -143,51 +122,46 @@ export async function writeAtomicBatch(guard: PathGuard, items: readonly BatchWr
           anchors.set(dir, anchor);
         }
       } catch (e) {
-        fail(item, e);
+        await fail(item, e);
         continue;
       }
-      const p: Pending = { item, anchor, temp: `${anchor.prefix}/${path.basename(tempNameFor(item.rp.real))}`, fd: undefined };
-      try {
-        writeTemp(p);
-        pending.push(p);
-      } catch (e) {
-        fail(p, e);
-      }
+      pending.push({ item, anchor, temp: `${anchor.prefix}/${path.basename(tempNameFor(item.rp.real))}`, handle: undefined });
     }
-    if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted');
-    if (durable) {
-      const synced: Pending[] = [];
-      await pool(pending, options.concurrency ?? 64, async (p) => {
+    const keep = async (phase: (p: Pending) => Promise<void>) => {
+      const ok = new Set<Pending>();
+      await pool(pending, limit, async (p) => {
         try {
-          await fsyncAsync(p.fd!);
-          synced.push(p);
+          await phase(p);
+          ok.add(p);
         } catch (e) {
-          fail(p, e);
+          await fail(p, e);
         }
       });
-      pending = pending.filter((p) => synced.includes(p));
-    }
-    if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted');
-    const written: ResolvedPath[] = [];
+      pending = pending.filter((p) => ok.has(p));
+      if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted');
+    };
+    await keep(writeTemp);
+    if (durable) await keep((p) => p.handle!.sync());
     const touched = new Set<Anchor>();
-    n = 0;
-    for (const p of pending) {
-      if (++n % 64 === 0) await yieldToLoop();
-      try {
-        closeSync(p.fd!);
-        p.fd = undefined;
-        renameSync(p.temp, `${p.anchor.prefix}/${path.basename(p.item.rp.real)}`);
-        written.push(p.item.rp);
-        touched.add(p.anchor);
-      } catch (e) {
-        fail(p, e);
-      }
-    }
+    await keep(async (p) => {
+      const h = p.handle!;
+      p.handle = undefined;
+      await h.close();
+      await fsp.rename(p.temp, `${p.anchor.prefix}/${path.basename(p.item.rp.real)}`);
+      touched.add(p.anchor);
+    });
+    const written = pending.map((p) => p.item.rp);
     pending = [];
-    if (durable) await pool([...touched], options.concurrency ?? 64, (a) => fsyncAsync(a.fd).catch(() => undefined));
+    if (durable) {
+      await pool([...touched], limit, async (a) => {
+        const h = await fsp.open(a.prefix, constants.O_RDONLY | constants.O_DIRECTORY).catch(() => null);
+        await h?.sync().catch(() => undefined);
+        await h?.close().catch(() => undefined);
+      });
+    }
     return { written, failed };
   } finally {
-    for (const p of pending) discard(p);
+    await Promise.all(pending.map(discard));
     for (const a of anchors.values()) {
       try {
         closeSync(a.fd);

@@ -168,7 +168,10 @@ async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly Rewri
     for (const p of todo) {
       if (!ok.has(p.candidate.rp.real)) continue;
       written.push(p.candidate.rp.display);
+      // the replaced text becomes the newest version before the new one, so that fs_rollback ""
+      // undoes exactly this rewrite
       engine.history.record(p.candidate.rp.real, p.loaded!.text);
+      engine.history.reanchor(p.candidate.rp.real, p.loaded!.text);
       engine.history.record(p.candidate.rp.real, docText(p.next!));
     }
     for (const f of outcome.failed) {
@@ -240,7 +243,18 @@ class Committer {
   }
 }
 
-function toResult(p: Planned, budget: { left: number; omitted: number }): EditResult {
+/** The new-side line numbers a unified diff shows (its hunks' context and added lines). */
+function shownLines(diff: string): number[] {
+  const out: number[] = [];
+  for (const m of diff.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)) {
+    const start = Number(m[1]);
+    const count = m[2] === undefined ? 1 : Number(m[2]);
+    for (let i = 0; i < count; i++) out.push(start + i);
+  }
+  return out;
+}
+
+function toResult(engine: Engine, p: Planned, budget: { left: number; omitted: number }): EditResult {
   const display = p.candidate.rp.display;
   if (!p.next) {
     const tag = computeTag(p.loaded?.text ?? '');
@@ -257,6 +271,7 @@ function toResult(p: Planned, budget: { left: number; omitted: number }): EditRe
     if (diff.length <= budget.left) {
       result.diff = diff;
       budget.left -= diff.length;
+      engine.history.markSeen(p.candidate.rp.real, after, shownLines(diff));
     } else budget.omitted++;
   }
   return result;
@@ -306,7 +321,7 @@ export async function runAstEdit(engine: Engine, args: FsAstEditInput, signal: A
   await committer.finish();
   const kept = planned.filter((p): p is Planned => p !== null);
   const budget = { left: DIFF_BUDGET, omitted: 0 };
-  const results = kept.filter((p) => p.next !== undefined || p.warnings.length > 0).map((p) => toResult(p, budget));
+  const results = kept.filter((p) => p.next !== undefined || p.warnings.length > 0).map((p) => toResult(engine, p, budget));
   if (budget.omitted > 0) notes.push(diffOmitted(budget.omitted));
   const output: FsAstEditOutput = notes.length > 0 ? { results, notes } : { results };
   return { output, text: renderText(results, notes, expansion.candidates.length) };

@@ -218,3 +218,15 @@ test('a blocked path named explicitly is a hard error; under a walk it is left a
   assert.deepEqual(out.structured.results.map((r) => r.path), ['b.ts']);
   assert.equal(await read(sb, 'secret/a.ts'), 'console.log(1);\n');
 });
+
+test('fs_rollback undoes a rewrite; the lines shown in the diff are marked seen', async () => {
+  const { fsRollbackTool } = await import('../../src/tools/fs-rollback.js');
+  const before = 'const a = 1;\r\nconsole.log(a);\r\n';
+  const { sb, engine } = await setup({ 'r.ts': before });
+  await run(engine, { ops: [LOG], paths: ['r.ts'] });
+  assert.equal(await read(sb, 'r.ts'), 'const a = 1;\r\nlogger.debug(a);\r\n');
+  const head = engine.history.head(path.join(sb.root, 'r.ts'))!;
+  assert.deepEqual([...head.seen].sort(), [1, 2]);
+  await fsRollbackTool.run(engine, fsRollbackTool.input.parse({ path: 'r.ts', hash: '' }), call());
+  assert.equal(await read(sb, 'r.ts'), before);
+});
