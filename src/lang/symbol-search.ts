@@ -1,66 +1,93 @@
-// Symbol search over a directory tree (fs_read with a directory `path` and a `symbol`): walks the
-// tree (no links, .git and node_modules skipped, .gitignore honoured, policy per file), keeps
-// files with a grammar that knows definitions, skips every file whose text does not contain the
-// name, and parses the rest in parallel on libuv's threads. What was read stays warm between
-// calls, keyed by real path and checked against size, mtime and inode before every use.
+// Symbol search over a directory tree (fs_read with a directory `path` and a `symbol`): lists the
+// tree (io/tree-index.ts: no links, .git and node_modules skipped, .gitignore honoured, policy per
+// file), keeps files whose grammar knows definitions, skips every file whose bytes do not contain
+// the name, and parses the rest on libuv's threads. Files are read in short synchronous slices
+// (the event loop is released between slices); their bytes and per-name answers stay warm between
+// calls, checked against size, mtime, inode and device before every use.
 
-import { promises as fsp } from 'node:fs';
-import os from 'node:os';
+import { lstatSync } from 'node:fs';
 import { parseAsync, type Lang } from '@ast-grep/napi';
 import { HashlineError } from '../core/errors.js';
-import { loadLines } from '../io/read-lines.js';
-import type { PathGuard, ResolvedPath } from '../io/path-guard.js';
-import { walkFiles } from '../io/walk.js';
+import { computeTag } from '../core/tag.js';
+import { docText, parseDoc } from '../core/text-doc.js';
+import type { PathGuard } from '../io/path-guard.js';
+import { readVerifiedSync, statKey } from '../io/read-verified-sync.js';
+import { listTree } from '../io/tree-index.js';
 import { ensureDynamicLanguages, isAvailable, languageForPath, type LanguageInfo } from './registry.js';
 import { findSymbol, hasDefinitions, type SymbolMatch } from './symbols.js';
 
 /** Files larger than this are not searched (nor cached). */
 export const MAX_SEARCH_FILE_BYTES = 2 * 1024 * 1024;
-/** Cached texts are dropped, oldest first, past this many UTF-16 units in all. */
-const MAX_CACHED_UNITS = 256 * 1024 * 1024;
-const CONCURRENCY = Math.max(4, Math.min(16, os.availableParallelism?.() ?? 4));
+/** Cached bytes are dropped, least recently used first, past this total. */
+const MAX_CACHED_BYTES = 256 * 1024 * 1024;
+/** The event loop is released after this long of synchronous work. */
+const SLICE_MS = 8;
 
-export interface CachedFile {
-  readonly key: string;
+export interface DecodedFile {
   /** LF, BOM-less text. */
   readonly text: string;
   readonly tag: string;
   readonly utf8: boolean;
-  /** Line count as `file_lines` gives it. */
-  readonly total: number;
+}
+
+interface Entry {
+  readonly key: string;
+  readonly bytes: Buffer;
+  decoded?: DecodedFile;
   /** Symbol name → match (null: checked, none). */
   readonly matches: Map<string, SymbolMatch | null>;
 }
 
-const cache = new Map<string, CachedFile>();
-let cachedUnits = 0;
+const cache = new Map<string, Entry>();
+let cachedBytes = 0;
 
-function remember(real: string, entry: CachedFile): void {
-  const old = cache.get(real);
-  if (old) cachedUnits -= old.text.length;
-  cache.delete(real);
+function remember(real: string, entry: Entry): void {
+  forgetFile(real);
   cache.set(real, entry);
-  cachedUnits += entry.text.length;
-  while (cachedUnits > MAX_CACHED_UNITS && cache.size > 0) {
-    const [k, v] = cache.entries().next().value as [string, CachedFile];
-    cache.delete(k);
-    cachedUnits -= v.text.length;
-  }
+  cachedBytes += entry.bytes.length;
+  while (cachedBytes > MAX_CACHED_BYTES && cache.size > 0) forgetFile(cache.keys().next().value as string);
 }
 
 /** Drops what is known about a file (called after a write). */
 export function forgetFile(real: string): void {
   const old = cache.get(real);
   if (old) {
-    cachedUnits -= old.text.length;
+    cachedBytes -= old.bytes.length;
     cache.delete(real);
   }
+}
+
+function decode(entry: Entry): DecodedFile {
+  if (!entry.decoded) {
+    const doc = parseDoc(entry.bytes);
+    const text = docText(doc);
+    entry.decoded = { text, tag: computeTag(text), utf8: doc.utf8 };
+  }
+  return entry.decoded;
+}
+
+/** The cached entry for a file when still valid, else a fresh verified read (null: not a searchable file). */
+function entryFor(guard: PathGuard, real: string): Entry | null {
+  const hit = cache.get(real);
+  if (hit) {
+    try {
+      if (statKey(lstatSync(real)) === hit.key) return hit;
+    } catch {
+      forgetFile(real);
+      return null;
+    }
+  }
+  const read = readVerifiedSync(guard, real, guard.display(real), MAX_SEARCH_FILE_BYTES);
+  if (!read) return null;
+  const entry: Entry = { key: read.key, bytes: read.bytes, matches: new Map() };
+  remember(real, entry);
+  return entry;
 }
 
 export interface SymbolHit {
   real: string;
   display: string;
-  file: CachedFile;
+  file: DecodedFile;
   match: SymbolMatch;
 }
 
@@ -69,29 +96,7 @@ export interface SearchProblem {
   message: string;
 }
 
-async function fileEntry(guard: PathGuard, real: string, display: string, signal?: AbortSignal): Promise<CachedFile | null> {
-  const st = await fsp.lstat(real);
-  if (!st.isFile() || st.size > MAX_SEARCH_FILE_BYTES) return null;
-  const key = `${st.size}:${st.mtimeMs}:${st.ino}:${st.dev}`;
-  const hit = cache.get(real);
-  if (hit && hit.key === key) return hit;
-  const rp: ResolvedPath = { input: display, display, lexical: real, real, exists: true, viaLink: false };
-  const loaded = await loadLines(guard, rp, { keepTextUpTo: Number.POSITIVE_INFINITY, want: () => false, signal });
-  const entry: CachedFile = { key, text: loaded.text ?? '', tag: loaded.tag, utf8: loaded.utf8, total: loaded.total, matches: new Map() };
-  remember(real, entry);
-  return entry;
-}
-
-async function matchIn(lang: LanguageInfo, entry: CachedFile, name: string): Promise<SymbolMatch | null> {
-  if (entry.matches.has(name)) return entry.matches.get(name)!;
-  let match: SymbolMatch | null = null;
-  if (entry.text.includes(name)) {
-    const root = await parseAsync(lang.id as Lang, entry.text);
-    match = findSymbol(lang, root, name);
-  }
-  entry.matches.set(name, match);
-  return match;
-}
+const yieldLoop = () => new Promise<void>((r) => setImmediate(r));
 
 /** Every file under `dirReal` that defines `name`, in walk order. */
 export async function searchSymbol(
@@ -101,37 +106,60 @@ export async function searchSymbol(
   options: { signal?: AbortSignal | undefined } = {},
 ): Promise<{ hits: SymbolHit[]; problems: SearchProblem[] }> {
   ensureDynamicLanguages();
-  const files: Array<{ real: string; display: string; lang: LanguageInfo }> = [];
-  for await (const f of walkFiles(guard, dirReal, {
-    scope: 'read',
-    signal: options.signal,
-    accept: (real) => {
-      const lang = languageForPath(real);
-      return lang !== undefined && isAvailable(lang) && hasDefinitions(lang);
-    },
-  })) {
-    files.push({ ...f, lang: languageForPath(f.real)! });
-  }
+  const needle = Buffer.from(name, 'utf8');
+  const pending: Array<{ i: number; lang: LanguageInfo; entry: Entry }> = [];
+  const files = listTree(guard, dirReal);
   const results: Array<SymbolHit | SearchProblem | null> = new Array(files.length).fill(null);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let i = next++; i < files.length; i = next++) {
+  const langs = new Map<string, LanguageInfo | null>();
+  let sliceStart = performance.now();
+  for (let i = 0; i < files.length; i++) {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await yieldLoop();
       if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted');
-      const f = files[i]!;
-      try {
-        const entry = await fileEntry(guard, f.real, f.display, options.signal);
-        if (!entry) continue;
-        const match = await matchIn(f.lang, entry, name);
-        if (match) results[i] = { real: f.real, display: f.display, file: entry, match };
-      } catch (e) {
-        const err = e as { code?: string; message?: string };
-        if (err.code === 'aborted') throw e;
-        if (err.code === 'ENOENT') continue; // gone since the walk
-        results[i] = { display: f.display, message: err.message ?? String(e) };
-      }
+      sliceStart = performance.now();
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
+    const real = files[i]!;
+    const dot = real.lastIndexOf('.');
+    const ext = dot > real.lastIndexOf('/') ? real.slice(dot).toLowerCase() : '';
+    let lang = langs.get(ext);
+    if (lang === undefined) {
+      const l = languageForPath(real);
+      lang = l && isAvailable(l) && hasDefinitions(l) ? l : null;
+      langs.set(ext, lang);
+    }
+    if (!lang || name === '') continue;
+    try {
+      const entry = entryFor(guard, real);
+      if (!entry) continue;
+      const known = entry.matches.get(name);
+      if (known !== undefined) {
+        if (known) results[i] = { real, display: guard.display(real), file: decode(entry), match: known };
+        continue;
+      }
+      if (entry.bytes.indexOf(needle) < 0) {
+        entry.matches.set(name, null);
+        continue;
+      }
+      pending.push({ i, lang, entry });
+    } catch (e) {
+      results[i] = { display: guard.display(real), message: (e as Error).message };
+    }
+  }
+  // parse the candidates in parallel (ast-grep parses off the main thread)
+  await Promise.all(
+    pending.map(async ({ i, lang, entry }) => {
+      const real = files[i]!;
+      const display = guard.display(real);
+      try {
+        const file = decode(entry);
+        const match = findSymbol(lang, await parseAsync(lang.id as Lang, file.text), name);
+        entry.matches.set(name, match);
+        if (match) results[i] = { real, display, file, match };
+      } catch (e) {
+        results[i] = { display, message: (e as Error).message };
+      }
+    }),
+  );
   const hits: SymbolHit[] = [];
   const problems: SearchProblem[] = [];
   for (const r of results) {
