@@ -1,13 +1,14 @@
 // `npm run bench [-- --quick] [-- --only ID,ID] [-- --no-build]`: builds hashline, finds or
 // installs the anchors, runs every workload side by side (A B A B ...), prints the table and
-// writes bench/results/latest.json and latest.svg. BENCH_QUICK=1 is the same as --quick.
+// writes bench/results/latest.json, latest.svg and latest.md (the table for docs/BENCHMARKS.md).
+// BENCH_QUICK=1 is the same as --quick.
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeSvg } from './lib/chart.js';
 import { build, createContext, log } from './lib/context.js';
-import { machine, textTable, writeJson } from './lib/report.js';
+import { machine, textTable, writeJson, writeMarkdown } from './lib/report.js';
 import type { BenchOptions, Row, Workload } from './lib/types.js';
 import { astRewrite } from './workloads/ast-rewrite.js';
 import { coldStart } from './workloads/cold-start.js';
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   const results = path.join(BENCH, 'results');
   const json = writeJson(results, rows, m, quick);
   const svg = writeSvg(results, rows, m);
+  writeMarkdown(results, rows, m, quick);
   process.stdout.write(`\nhashline bench${quick ? ' (quick)' : ''}: ${m.date}, ${m.cores} cores (${m.cpu}), ${m.memoryGiB} GiB, node ${m.node}\n\n`);
   process.stdout.write(`${textTable(rows)}\n\nwrote ${path.relative(opts.repo, json)} and ${path.relative(opts.repo, svg)}\n`);
 }

@@ -2,20 +2,20 @@
 // (installed with tsx). One file loads faster than the ~300 modules the SDK, zod and ajv bring in:
 // `node dist/hashline.mjs mcp` is what the cold-start benchmark compares as "bundled".
 // Native and grammar packages (@ast-grep/*) stay external and load lazily from node_modules.
-// Usage: node scripts/bundle-cli.mjs [--out FILE]   (FILE must sit one level under the repo,
-// like dist/, because the version is read from ../package.json)
+// Usage: node scripts/bundle-cli.mjs [--out FILE] [--entry FILE]   (FILE must sit one level under a
+// folder holding package.json, like dist/, because the version is read from ../package.json)
 import { build } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { out: { type: 'string' } } });
+const { values } = parseArgs({ options: { out: { type: 'string' }, entry: { type: 'string' } } });
 const outfile = path.resolve(values.out ?? path.join(repo, 'dist/hashline.mjs'));
 
 const started = Date.now();
 await build({
-  entryPoints: [path.join(repo, 'dist/cli/main.js')],
+  entryPoints: [path.resolve(values.entry ?? path.join(repo, 'dist/cli/main.js'))],
   outfile,
   bundle: true,
   platform: 'node',

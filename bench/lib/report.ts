@@ -62,6 +62,15 @@ export function markdownTable(rows: Row[]): string {
   ].join('\n');
 }
 
+export function writeMarkdown(dir: string, rows: Row[], m: Machine, quick: boolean): string {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'latest.md');
+  const notes = rows.filter((r) => r.note).map((r) => `- \`${r.id}\`: ${r.note}`);
+  const head = `Measured ${m.date}${quick ? ' (quick mode)' : ''} on ${m.cores} cores (${m.cpu}), ${m.memoryGiB} GiB, node ${m.node}, ${m.platform}.`;
+  writeFileSync(file, `${head}\n\n${markdownTable(rows)}\n\nNotes:\n\n${notes.join('\n')}\n`);
+  return file;
+}
+
 export function writeJson(dir: string, rows: Row[], m: Machine, quick: boolean): string {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'latest.json');

@@ -63,6 +63,7 @@ export const astRewrite: Workload = {
     const a = path.join(root, 'a');
     const side = await connectHashline(ctx.opts.repo, root);
     let diff: string[] = [];
+    let changed = 0;
     try {
       const s = await alternate(
         ctx.opts.heavyReps,
@@ -73,16 +74,19 @@ export const astRewrite: Workload = {
         async (i) => {
           await fresh(template, a);
           const ms = await timeMs(() => run(astGrep, ['run', '-p', REWRITE.pat, '-r', REWRITE.out, '-l', 'ts', '-U', 'a'], { cwd: root, maxBuffer: 64 << 20 }));
-          if (i === 0) diff = await differing(h, a);
+          if (i === 0) {
+            diff = await differing(h, a);
+            changed = (await differing(template, a)).length;
+          }
           return ms;
         },
       );
       const row = finish({ ...base, status: 'measured', hashline: median(s.a), anchor: median(s.b), samples: { hashline: s.a, anchor: s.b } });
-      row.extra = { identicalBytes: diff.length === 0, differingFiles: diff.slice(0, 20) };
+      row.extra = { identicalBytes: diff.length === 0, differingFiles: diff.slice(0, 20), filesChanged: changed };
       if (diff.length > 0) {
         row.met = false;
         row.note = `${diff.length} files differ from ast-grep's result (e.g. ${diff[0]})`;
-      } else row.note = 'identical bytes';
+      } else row.note = `identical bytes; ${changed} of ${n} files changed by both`;
       return [row];
     } catch (e) {
       return [failed(base, e)];

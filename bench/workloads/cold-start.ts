@@ -9,13 +9,26 @@ import { connectReference, connectStdio, hashlineCli, type McpSide } from '../li
 import { alternate, median, timeMs } from '../lib/stats.js';
 import { failed, finish, type Row, type Workload } from '../lib/types.js';
 
-/** Bundles the built CLI under bench/work (with a package.json beside, for the version). */
-function bundle(repo: string, work: string): string | null {
+/**
+ * Bundles the built CLI under bench/work (with a package.json beside, for the version). `lazy`
+ * bundles an entry that loads only the `mcp` subcommand: what lazy imports in src/cli would give.
+ */
+function bundle(repo: string, work: string, lazy: boolean): string | null {
   const dir = path.join(work, 'bundle');
-  const out = path.join(dir, 'dist', 'hashline.mjs');
+  const out = path.join(dir, 'dist', lazy ? 'hashline-mcp-only.mjs' : 'hashline.mjs');
   mkdirSync(path.dirname(out), { recursive: true });
   copyFileSync(path.join(repo, 'package.json'), path.join(dir, 'package.json'));
-  const r = spawnSync(process.execPath, [path.join(repo, 'scripts/bundle-cli.mjs'), '--out', out], { encoding: 'utf8', timeout: 120_000 });
+  const args = [path.join(repo, 'scripts/bundle-cli.mjs'), '--out', out];
+  if (lazy) {
+    const entry = path.join(dir, 'mcp-only-entry.mjs');
+    writeFileSync(
+      entry,
+      `import { mcpCommand } from ${JSON.stringify(path.join(repo, 'dist/cli/mcp-command.js'))};\n` +
+        `mcpCommand(process.argv.slice(3)).catch((e) => { process.stderr.write(String(e)); process.exit(2); });\n`,
+    );
+    args.push('--entry', entry);
+  }
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 });
   return r.status === 0 ? out : null;
 }
 
@@ -49,7 +62,8 @@ export const coldStart: Workload = {
     const rows: Row[] = [];
     const entries: [Omit<Row, 'status'>, string | null][] = [
       [base, hashlineCli(ctx.opts.repo)],
-      [{ ...base, id: 'cold-start-bundled', title: 'cold start, CLI bundled (scripts/bundle-cli.mjs)' }, bundle(ctx.opts.repo, ctx.opts.work)],
+      [{ ...base, id: 'cold-start-bundled', title: 'cold start, CLI bundled (scripts/bundle-cli.mjs)' }, bundle(ctx.opts.repo, ctx.opts.work, false)],
+      [{ ...base, id: 'cold-start-bundled-lazy', title: 'cold start, bundled, mcp subcommand only' }, bundle(ctx.opts.repo, ctx.opts.work, true)],
     ];
     for (const [row, cli] of entries) {
       if (cli === null) {

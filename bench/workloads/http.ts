@@ -84,6 +84,7 @@ async function windows(ctx: BenchContext, end: Omit<Row, 'status'>, start: Omit<
   const d: Daemon = await startDaemon(ctx.opts.repo, path.dirname(file));
   try {
     const q = (a: number, b: number) => `${d.url}/v1/fs/file?path=big.txt&start_line=${a}&end_line=${b}`;
+    const before = await rssOf(d.pid);
     const endTimes: number[] = [];
     for (let i = 0; i < Math.max(2, ctx.opts.heavyReps); i++) {
       endTimes.push(
@@ -108,7 +109,7 @@ async function windows(ctx: BenchContext, end: Omit<Row, 'status'>, start: Omit<
         ...end,
         status: mem ? 'measured' : 'failed',
         hashline: mem?.hwm,
-        note: `${size / MiB} MiB file, ${lines} lines; end window took ${median(endTimes).toFixed(0)} ms (p50)`,
+        note: `${size / MiB} MiB file, ${lines} lines; end window took ${median(endTimes).toFixed(0)} ms (p50); RSS ${before?.rss.toFixed(0)} MiB idle before it, peak ${mem?.hwm.toFixed(0)} MiB (includes start-up)`,
       }),
       finish({ ...start, status: 'measured', hashline: median(ttfb), samples: { hashline: ttfb, anchor: [] } }),
     ];
