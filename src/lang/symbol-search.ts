@@ -13,7 +13,7 @@ import { docText, parseDoc } from '../core/text-doc.js';
 import type { PathGuard } from '../io/path-guard.js';
 import { readVerifiedSync, statKey } from '../io/read-verified-sync.js';
 import { listTree } from '../io/tree-index.js';
-import { ensureDynamicLanguages, isAvailable, languageForPath, type LanguageInfo } from './registry.js';
+import { isAvailable, languageForPath, type LanguageInfo } from './registry.js';
 import { findSymbol, hasDefinitions, type SymbolMatch } from './symbols.js';
 
 /** Files larger than this are not searched (nor cached). */
@@ -105,7 +105,6 @@ export async function searchSymbol(
   name: string,
   options: { signal?: AbortSignal | undefined } = {},
 ): Promise<{ hits: SymbolHit[]; problems: SearchProblem[] }> {
-  ensureDynamicLanguages();
   const needle = Buffer.from(name, 'utf8');
   const pending: Array<{ i: number; lang: LanguageInfo; entry: Entry }> = [];
   const files = listTree(guard, dirReal);
