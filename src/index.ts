@@ -39,6 +39,8 @@ export { parseEditOps } from './core/edit/parse.js';
 export { printEditOps } from './core/edit/print.js';
 export { resolvePlan, checkConflicts } from './core/edit/plan.js';
 export { applyHunks, materialize, textLines } from './core/edit/apply.js';
+export { pieceDiff } from './core/edit/piece-diff.js';
+export type { PieceDiff, DiffSide } from './core/edit/piece-diff.js';
 export type { EditOp, EditPlan, Hunk, Piece, BlockResolver } from './core/edit/ops.js';
 export { decideEdit } from './core/merge/recover.js';
 export type { EditRequest, EditDecision, EditRoute, SessionVersion } from './core/merge/recover.js';

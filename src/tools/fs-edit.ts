@@ -8,15 +8,15 @@ import { z } from 'zod';
 import { MAX_BATCH_FILES } from '../core/config.js';
 import { materialize } from '../core/edit/apply.js';
 import type { Piece } from '../core/edit/ops.js';
+import { pieceDiff } from '../core/edit/piece-diff.js';
 import { parseEditOps } from '../core/edit/parse.js';
 import { HashlineError, toHashlineError, type ErrorCode } from '../core/errors.js';
 import { generatedMarker, generatedRefusal } from '../core/generated.js';
 import * as msg from '../core/messages/edit.js';
 import { decideEdit } from '../core/merge/recover.js';
 import { computeTag, formatHeader, isTag } from '../core/tag.js';
-import { displayText } from '../core/text-codec.js';
 import { docText } from '../core/text-doc.js';
-import { firstChangedLine, unifiedDiff, DIFF_CONTEXT_LINES } from '../core/unified-diff.js';
+import { DIFF_CONTEXT_LINES } from '../core/unified-diff.js';
 import type { ResolvedPath } from '../io/path-guard.js';
 import { loadTextFile, saveDoc, type LoadedFile } from '../io/text-file.js';
 import { resolveBlock } from '../lang/blocks.js';
@@ -115,7 +115,8 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
         tag,
         live: { text: loaded.text, lines: loaded.doc.lines, tag: loaded.tag },
         versions,
-        liveUnrecordable: !engine.history.recordable(loaded.text),
+        // only consulted when no version has that tag (the scan costs a pass over the text)
+        liveUnrecordable: versions.some((v) => v.tag === tag) ? false : !engine.history.recordable(loaded.text),
         resolveBlock: (text, line) => resolveBlock(rp.real, text, line),
       });
       const next = materialize(loaded.doc, decision.pieces);
@@ -133,11 +134,13 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
       const liveVersion = versions.find((v) => v.text === loaded.text);
       engine.history.markSeen(rp.real, after, seenAfterEdit(decision.pieces, liveVersion?.seen));
       const result: EditResult = { path: display, file_hash: newTag, header: formatHeader(display, newTag), warnings };
-      const shownBefore = displayText(loaded.text);
-      const shownAfter = displayText(after);
-      const first = firstChangedLine(shownBefore, shownAfter);
-      if (first !== undefined) result.first_changed_line = first;
-      const diff = unifiedDiff(display, shownBefore, shownAfter);
+      const { diff, firstChangedLine } = pieceDiff(
+        display,
+        { lines: loaded.doc.lines, finalNewline: (loaded.doc.endings[loaded.doc.endings.length - 1] ?? '') !== '' },
+        decision.pieces,
+        { lines: next.lines, finalNewline: (next.endings[next.endings.length - 1] ?? '') !== '' },
+      );
+      if (firstChangedLine !== undefined) result.first_changed_line = firstChangedLine;
       if (diff !== undefined) result.diff = diff;
       return result;
     },

@@ -106,5 +106,10 @@ export function materialize(doc: TextDoc, pieces: readonly Piece[]): TextDoc {
     if (k === pieces.length - 1) endings[k] = finalEnding === '' ? '' : own || doc.eol;
     else endings[k] = own || doc.eol;
   }
+  if (pieces.length > 0 && lines[pieces.length - 1] === '' && endings[pieces.length - 1] === '') {
+    // An empty last line without a terminator is no line (the line before it already ends).
+    lines.pop();
+    endings.pop();
+  }
   return { bom: doc.bom, lines, endings, eol: doc.eol, utf8: doc.utf8 };
 }

@@ -1,0 +1,106 @@
+// The diff read off an edit's pieces: the same text as jsdiff's unified diff on typical edits, a
+// valid patch (jsdiff applies it and gets the edited text) on random ones, and linear cost.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { applyPatch } from 'diff';
+import fc from 'fast-check';
+import { applyHunks, materialize, textLines } from '../../../src/core/edit/apply.js';
+import { docText, parseDoc } from '../../../src/core/text-doc.js';
+import { parseEditOps } from '../../../src/core/edit/parse.js';
+import { pieceDiff } from '../../../src/core/edit/piece-diff.js';
+import { resolvePlan } from '../../../src/core/edit/plan.js';
+import { unifiedDiff, firstChangedLine } from '../../../src/core/unified-diff.js';
+
+function run(before: string, ops: string) {
+  const doc = parseDoc(new TextEncoder().encode(before));
+  const lines = textLines(before);
+  const pieces = applyHunks(lines, resolvePlan(parseEditOps(ops).ops, { lineCount: lines.length, text: before }));
+  const next = materialize(doc, pieces);
+  const after = docText(next);
+  const d = pieceDiff(
+    'f.txt',
+    { lines: doc.lines, finalNewline: before.endsWith('\n') },
+    pieces,
+    { lines: next.lines, finalNewline: next.endings[next.endings.length - 1] !== '' },
+  );
+  return { after, ...d };
+}
+
+const FILE = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+
+const SAME_AS_JSDIFF: Array<[string, string, string]> = [
+  ['one replacement', FILE, 'replace 10:\n+ten'],
+  ['two regions in one hunk', FILE, 'replace 10:\n+ten\ndelete 15'],
+  ['two hunks', FILE, 'replace 3:\n+three\ninsert after 25:\n+x\n+y'],
+  ['edges', FILE, 'insert head:\n+h\ninsert tail:\n+t\ndelete 30'],
+  ['delete a range', FILE, 'delete 5..20'],
+  ['a replacement that keeps its first and last line', FILE, 'replace 4..6:\n+line 4\n+middle\n+line 6'],
+  ['no final newline, edit elsewhere', 'a\nb\nc\nd\ne\nf\ng\nh\ni', 'replace 2:\n+B'],
+  ['no final newline, edit at the end', 'a\nb\nc', 'replace 3:\n+C'],
+  ['no final newline, append', 'a\nb\nc', 'insert tail:\n+d'],
+  ['no final newline, delete the last line', 'a\nb\nc', 'delete 3'],
+];
+
+for (const [name, before, ops] of SAME_AS_JSDIFF) {
+  test(`pieceDiff matches jsdiff: ${name}`, () => {
+    const r = run(before, ops);
+    assert.equal(r.diff, unifiedDiff('f.txt', before, r.after));
+    // jsdiff counts the unterminated last line as unchanged when lines follow it; the pieces say it changed
+    if (name !== 'no final newline, append') assert.equal(r.firstChangedLine, firstChangedLine(before, r.after));
+  });
+}
+
+test('pieceDiff: nothing changed, and a replacement by the same text', () => {
+  assert.deepEqual(run(FILE, 'replace 3:\n+line 3'), { after: FILE, diff: undefined, firstChangedLine: undefined });
+});
+
+test('pieceDiff: an empty file gains lines; a file loses all of them', () => {
+  assert.equal(run('', 'insert head:\n+a').diff, '--- f.txt\n+++ f.txt\n@@ -0,0 +1,1 @@\n+a\n');
+  assert.equal(run('a\nb\n', 'delete 1..2').diff, '--- f.txt\n+++ f.txt\n@@ -1,2 +0,0 @@\n-a\n-b\n');
+});
+
+test('property: the diff is a patch that turns the text into the edited text', () => {
+  const lineArb = fc.constantFrom('a', 'b', 'c', '', '  x', '}');
+  fc.assert(
+    fc.property(
+      fc.array(lineArb, { maxLength: 40 }),
+      fc.boolean(),
+      fc.array(fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.array(lineArb, { maxLength: 3 }), fc.constantFrom('replace', 'after')), { maxLength: 6 }),
+      (lines, finalNewline, edits) => {
+        const before = lines.join('\n') + (finalNewline ? '\n' : '');
+        const n = textLines(before).length;
+        fc.pre(n > 0);
+        const used = new Set<number>();
+        const ops: string[] = [];
+        for (const [s0, len, rows, kind] of edits) {
+          const s = (s0 % n) + 1;
+          const e = Math.min(n, s + len);
+          let free = true;
+          for (let k = s; k <= e; k++) if (used.has(k)) free = false;
+          if (!free) continue;
+          for (let k = s; k <= e; k++) used.add(k);
+          if (kind === 'after') ops.push(`insert after ${e}:`, ...(rows.length ? rows : ['z']).map((r) => `+${r}`));
+          else if (rows.length === 0) ops.push(`delete ${s}..${e}`);
+          else ops.push(`replace ${s}..${e}:`, ...rows.map((r) => `+${r}`));
+        }
+        fc.pre(ops.length > 0);
+        const r = run(before, ops.join('\n'));
+        if (r.after === before) assert.equal(r.diff, undefined);
+        else assert.equal(applyPatch(before, r.diff!), r.after);
+      },
+    ),
+    { numRuns: 1000 },
+  );
+});
+
+test('pieceDiff: 1,000 changes on 10^5 lines take milliseconds, not seconds', () => {
+  const lines = Array.from({ length: 100_000 }, (_, i) => `line ${i}`);
+  const text = lines.join('\n') + '\n';
+  const ops = Array.from({ length: 1000 }, (_, k) => `replace ${k * 100 + 1}:\n+changed ${k}`).join('\n');
+  const t0 = performance.now();
+  const r = run(text, ops);
+  const ms = performance.now() - t0;
+  assert.equal((r.diff!.match(/^@@ /gm) ?? []).length, 1000);
+  assert.ok(ms < 2000, `took ${ms} ms`);
+});
