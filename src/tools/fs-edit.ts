@@ -110,13 +110,15 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
       const marker = generatedMarker(loaded.text);
       if (marker !== null) throw new HashlineError('generated_file', generatedRefusal(display, marker), { details: { path: display, marker } });
       const versions = engine.history.versions(rp.real);
+      // A text the session holds is recordable; otherwise the check costs a pass over the text: once, when needed.
+      let recordable: boolean | undefined = versions.some((v) => v.text === loaded.text) ? true : undefined;
+      const liveRecordable = () => (recordable ??= engine.history.recordable(loaded.text));
       const decision = decideEdit({
         ops: plan.ops,
         tag,
         live: { text: loaded.text, lines: loaded.doc.lines, tag: loaded.tag },
         versions,
-        // only consulted when no version has that tag (the scan costs a pass over the text)
-        liveUnrecordable: versions.some((v) => v.tag === tag) ? false : !engine.history.recordable(loaded.text),
+        liveUnrecordable: !liveRecordable(),
         resolveBlock: (text, line) => resolveBlock(rp.real, text, line),
       });
       const next = materialize(loaded.doc, decision.pieces);
@@ -127,10 +129,13 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
       }
       // The text just replaced becomes the newest version before the new one, so that
       // fs_rollback "" undoes exactly this edit even when that text was recorded long ago.
-      engine.history.record(rp.real, loaded.text);
-      engine.history.reanchor(rp.real, loaded.text);
+      if (liveRecordable()) {
+        engine.history.record(rp.real, loaded.text);
+        engine.history.reanchor(rp.real, loaded.text);
+      }
       await saveDoc(engine.guard, rp, next, { signal });
-      const newTag = engine.history.record(rp.real, after) ?? computeTag(after);
+      // (a text longer in UTF-16 units than the byte limit cannot be recorded: skip the scan)
+      const newTag = (after.length <= engine.history.limits.maxSnapshotBytes ? engine.history.record(rp.real, after) : null) ?? computeTag(after);
       const liveVersion = versions.find((v) => v.text === loaded.text);
       engine.history.markSeen(rp.real, after, seenAfterEdit(decision.pieces, liveVersion?.seen));
       const result: EditResult = { path: display, file_hash: newTag, header: formatHeader(display, newTag), warnings };
