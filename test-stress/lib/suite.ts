@@ -21,7 +21,7 @@ export function registerStressTests(plan: StressPlan): void {
     const r = await concurrentEdits(plan);
     printFigures('concurrent-edits', r as unknown as Record<string, unknown>);
     if (r.notBuilt) return t.skip(`not built: ${r.notBuilt}`);
-    t.diagnostic(`attempts ${r.attempts}, applied ${r.applied}, refused ${r.refused} ${JSON.stringify(r.codes)}`);
+    t.diagnostic(`attempts ${r.attempts}, applied ${r.applied}, refused ${r.refused} ${JSON.stringify(r.codes)}, reads refused ${JSON.stringify(r.readRefusals)}`);
     assert.equal(r.lost, 0, 'lost updates');
     assert.equal(r.duplicated, 0, 'markers applied twice');
     assert.equal(r.resurrected, 0, 'refused edits that still landed');

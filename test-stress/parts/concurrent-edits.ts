@@ -22,6 +22,8 @@ export interface ConcurrentEditsReport {
   duplicated: number;
   resurrected: number;
   codes: Record<string, number>;
+  /** Whole reads refused while other clients were writing (retried). */
+  readRefusals: Record<string, number>;
   uncodedSamples: string[];
 }
 
@@ -45,11 +47,13 @@ export function refusalCode(r: CallToolResult): string | null {
   return null;
 }
 
-function tagOf(r: CallToolResult): { tag: string; lines: number } {
+function tagOf(r: CallToolResult): { tag: string; lines: number } | null {
   const sc = r.structuredContent as { results?: { file_hash?: string; content?: string }[] } | undefined;
   const res = sc?.results?.[0];
-  if (r.isError || !res?.file_hash) throw new Error(`fs_read failed: ${textOf(r).slice(0, 300)}`);
-  const lines = (res.content ?? '').split('\n').filter((l) => /^\d+\|/.test(l)).length;
+  if (r.isError || !res?.file_hash) return null;
+  const numbered = (res.content ?? '').split('\n').filter((l) => /^\d+\|/.test(l));
+  // A whole read numbers the empty element after a trailing newline too (spec); it is no line to anchor on.
+  const lines = numbered.length - (/^\d+\| ?$/.test(numbered[numbered.length - 1] ?? '') ? 1 : 0);
   return { tag: res.file_hash, lines };
 }
 
@@ -67,6 +71,7 @@ export async function concurrentEdits(plan: StressPlan): Promise<ConcurrentEdits
     duplicated: 0,
     resurrected: 0,
     codes: {},
+    readRefusals: {},
     uncodedSamples: [],
   };
   try {
@@ -86,7 +91,17 @@ export async function concurrentEdits(plan: StressPlan): Promise<ConcurrentEdits
         sessions.map(async (s, c) => {
           for (let r = 0; r < plan.rounds; r++) {
             const file = files[(c + r) % files.length]!;
-            const { tag, lines } = tagOf(await s.call('fs_read', { targets: [{ path: file }] }));
+            let read: { tag: string; lines: number } | null = null;
+            for (let attempt = 0; attempt < 5 && read === null; attempt++) {
+              const r = await s.call('fs_read', { targets: [{ path: file }] });
+              read = tagOf(r);
+              if (read === null) {
+                const code = refusalCode(r) ?? (/changed between the check and the open/.test(textOf(r)) ? 'link_swapped (warning text)' : 'uncoded');
+                report.readRefusals[code] = (report.readRefusals[code] ?? 0) + 1;
+              }
+            }
+            if (read === null) continue;
+            const { tag, lines } = read;
             await sleep(Math.floor(Math.random() * 8));
             const marker = `marker c${c} r${r}`;
             const anchor = 1 + Math.floor(Math.random() * Math.max(1, lines));
