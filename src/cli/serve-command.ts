@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { HashlineError } from '../core/errors.js';
-import { hostPolicy, isLoopbackHost } from '../http/host-check.js';
+import { isLoopbackHost } from '../http/host-check.js';
 import type { HttpLimits } from '../http/limits.js';
 import { createHttpServer } from '../http/server.js';
 import { createEngine } from '../tools/engine.js';
@@ -70,7 +70,6 @@ export async function serveCommand(argv: string[]): Promise<void> {
   set('maxTarMembers', 'max-tar-members');
   set('maxTarBytes', 'max-tar-bytes');
   const allowedHosts = values['allowed-host'] as string[] | undefined;
-  hostPolicy(host, allowedHosts);
 
   const tools = selectTools(config.tools);
   const engine = await createEngine(config);
