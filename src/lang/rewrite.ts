@@ -8,7 +8,7 @@
 import { parseAsync, type SgNode } from '@ast-grep/napi';
 import { HashlineError } from '../core/errors.js';
 import { splitLines } from '../core/text-doc.js';
-import { compilePattern, type Matcher } from './pattern-context.js';
+import { compilePattern, patternWords, type Matcher } from './pattern-context.js';
 import { isAvailable, type LanguageInfo } from './registry.js';
 import { parseTemplate, renderTemplate, type Template } from './rewrite-template.js';
 
@@ -117,17 +117,30 @@ function capturer(node: SgNode) {
   };
 }
 
+const wordCache = new Map<string, readonly string[]>();
+function wordsOf(pat: string): readonly string[] {
+  let w = wordCache.get(pat);
+  if (!w) {
+    if (wordCache.size > 256) wordCache.clear();
+    w = patternWords(pat);
+    wordCache.set(pat, w);
+  }
+  return w;
+}
+
 /** True when the text may hold a match: every word of the pattern occurs in it. */
 function mayMatch(words: readonly string[], text: string): boolean {
   return words.every((w) => text.includes(w));
 }
 
 /** Runs one op on `raw`; returns the new raw text and the op's report. */
-async function runOp(lang: LanguageInfo, raw: string, eol: string, op: RewriteOp): Promise<{ raw: string; report: OpReport }> {
+async function runOp(lang: LanguageInfo, raw: string, eol: string, op: RewriteOp, strict: boolean): Promise<{ raw: string; report: OpReport }> {
+  const none: OpReport = { pat: op.pat, matches: 0, applied: 0, overlapLines: [] };
+  if (!strict && !mayMatch(wordsOf(op.pat), raw)) return { raw, report: none };
   const compiled = compilePattern(lang, op.pat);
-  if (!compiled.ok) return { raw, report: { pat: op.pat, matches: 0, applied: 0, overlapLines: [], patternError: compiled.reason } };
+  if (!compiled.ok) return { raw, report: { ...none, patternError: compiled.reason } };
   const { lf, toRaw } = offsetMapper(raw);
-  if (!mayMatch(compiled.words, lf)) return { raw, report: { pat: op.pat, matches: 0, applied: 0, overlapLines: [] } };
+  if (!mayMatch(compiled.words, lf)) return { raw, report: none };
   const root = (await parseAsync(lang.id, lf)).root();
   const seen = new Set<string>();
   const found: Array<{ node: SgNode; start: number; end: number }> = [];
@@ -162,24 +175,23 @@ async function runOp(lang: LanguageInfo, raw: string, eol: string, op: RewriteOp
 
 /**
  * Rewrites `raw` (a decoded file without its BOM, in its own line endings) with `ops` in order.
- * `eol` is the ending new lines get. Throws `unsupported_language` when the grammar is missing.
+ * `eol` is the ending new lines get. A pattern that does not compile is reported for every text
+ * when `strict` (a file the caller named), otherwise only for texts holding the pattern's words
+ * (so a sweep over many files is not flooded). Throws `unsupported_language` when the grammar is missing.
  */
-export async function rewriteText(lang: LanguageInfo, raw: string, eol: string, ops: readonly RewriteOp[]): Promise<RewriteOutcome> {
+export async function rewriteText(lang: LanguageInfo, raw: string, eol: string, ops: readonly RewriteOp[], strict = true): Promise<RewriteOutcome> {
   if (!isAvailable(lang)) throw new HashlineError('unsupported_language', `the ${lang.id} grammar is not available on this platform`);
   const reports: OpReport[] = [];
   let text = raw;
   for (const op of ops) {
-    const r = await runOp(lang, text, eol, op);
+    const r = await runOp(lang, text, eol, op, strict);
     text = r.raw;
     reports.push(r.report);
   }
   return { raw: text, reports };
 }
 
-/** True when some op could match `raw` at all (a cheap test before reading trees). */
-export function anyOpMayMatch(lang: LanguageInfo, raw: string, ops: readonly RewriteOp[]): boolean {
-  return ops.some((op) => {
-    const c = compilePattern(lang, op.pat);
-    return !c.ok || mayMatch(c.words, raw);
-  });
+/** True when some op could match `raw` at all: every word of its pattern occurs in it (no parse). */
+export function anyOpMayMatch(raw: string, ops: readonly RewriteOp[]): boolean {
+  return ops.some((op) => mayMatch(wordsOf(op.pat), raw));
 }

@@ -110,6 +110,8 @@ interface Planned {
   loaded?: Loaded;
   /** Set when the file is to be written. */
   next?: TextDoc;
+  /** The tag of the written text (set once written). */
+  tag?: string;
   warnings: string[];
 }
 
@@ -128,10 +130,8 @@ async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp[], lan
   }
   if (loaded.binary) return c.explicit ? { candidate: c, loaded, warnings: [binaryFile(c.rp.display)] } : null;
   const raw = rawOf(loaded.doc);
-  if (!anyOpMayMatch(lang, raw, ops)) {
-    return c.explicit ? { candidate: c, loaded, warnings: ops.map((op) => noMatches(op.pat)) } : null;
-  }
-  const outcome = await rewriteText(lang, raw, loaded.doc.eol, ops);
+  if (!c.explicit && !anyOpMayMatch(raw, ops)) return null;
+  const outcome = await rewriteText(lang, raw, loaded.doc.eol, ops, c.explicit);
   for (const r of outcome.reports) {
     if (r.patternError !== undefined) warnings.push(patternUnparsable(r.pat, lang.id, r.patternError));
     else if (r.matches === 0 && c.explicit) warnings.push(noMatches(r.pat));
@@ -172,7 +172,8 @@ async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly Rewri
       // undoes exactly this rewrite
       engine.history.record(p.candidate.rp.real, p.loaded!.text);
       engine.history.reanchor(p.candidate.rp.real, p.loaded!.text);
-      engine.history.record(p.candidate.rp.real, docText(p.next!));
+      const after = docText(p.next!);
+      p.tag = engine.history.record(p.candidate.rp.real, after) ?? computeTag(after);
     }
     for (const f of outcome.failed) {
       failed.push({ path: f.rp.display, error: f.error });
@@ -262,7 +263,7 @@ function toResult(engine: Engine, p: Planned, budget: { left: number; omitted: n
   }
   const before = p.loaded!.text;
   const after = docText(p.next);
-  const tag = computeTag(after);
+  const tag = p.tag ?? computeTag(after);
   const result: EditResult = { path: display, file_hash: tag, header: formatHeader(display, tag), warnings: p.warnings };
   const first = firstChangedLine(before, after);
   if (first !== undefined) result.first_changed_line = first;

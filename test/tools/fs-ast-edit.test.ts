@@ -230,3 +230,10 @@ test('fs_rollback undoes a rewrite; the lines shown in the diff are marked seen'
   await fsRollbackTool.run(engine, fsRollbackTool.input.parse({ path: 'r.ts', hash: '' }), call());
   assert.equal(await read(sb, 'r.ts'), before);
 });
+
+test('in a sweep, an unparsable pattern is reported only for files holding its words', async () => {
+  const { engine } = await setup({ 'a.ts': 'let a = 1;\n', 'b.ts': 'print(1);\n' });
+  const out = await run(engine, { ops: [{ pat: 'print($A', out: 'log($A)' }], paths: ['.'] });
+  assert.deepEqual(out.structured.results.map((r) => r.path), ['b.ts']);
+  assert.match(out.structured.results[0]!.warnings[0]!, /does not parse/);
+});
