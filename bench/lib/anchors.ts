@@ -46,7 +46,7 @@ function aptInstall(pkgs: string[], log: (s: string) => void): void {
   spawnSync('apt-get', ['install', '-y', '-qq', ...pkgs], { stdio: 'ignore', env, timeout: 600_000 });
 }
 
-function findOrInstall(bin: string, pkgs: string[], log: (s: string) => void, accept?: (p: string) => boolean): string | null {
+export function findOrInstall(bin: string, pkgs: string[], log: (s: string) => void, accept?: (p: string) => boolean): string | null {
   const ok = (p: string | null) => p !== null && (accept === undefined || accept(p));
   let p = which(bin);
   if (ok(p)) return p;
