@@ -19,7 +19,7 @@ import {
   rangeBeyondEof,
   rangesGap,
 } from './messages/read.js';
-import { ReplyBudget } from './reply-budget.js';
+import { jsonEscapedBytesBound, ReplyBudget } from './reply-budget.js';
 
 export const ELIDE_MIN_BLOCK_LINES = 24;
 export const ELIDE_KEEP_HEAD = 3;
@@ -128,8 +128,14 @@ class Builder {
  * also true for an empty file), numbered total+1. Not column-truncated (as the reference).
  */
 export function renderWhole(src: LineSource, trailingEmpty: boolean, budget: ReplyBudget): Rendered {
-  const b = new Builder(budget, false);
   const last = trailingEmpty ? src.total + 1 : src.total;
+  // bulk path: when the whole body surely fits, skip the per-line accounting
+  const body: string[] = new Array(last);
+  for (let n = 1; n <= last; n++) body[n - 1] = numbered(n, n > src.total ? '' : displayText(src.line(n)));
+  if (budget.takeBytes(2 * (jsonEscapedBytesBound(body.join('\n')) + 2 * last))) {
+    return { body, seen: Array.from({ length: src.total }, (_, i) => i + 1), notices: [], warnings: [] };
+  }
+  const b = new Builder(budget, false);
   for (let n = 1; n <= last; n++) {
     const isExtra = n > src.total;
     if (!b.add(n, isExtra ? '' : src.line(n), !isExtra)) {

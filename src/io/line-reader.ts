@@ -1,18 +1,21 @@
-// Streams the lines of a verified file handle chunk by chunk, so a window of a huge file is served
+// Splits the bytes of a file into lines as they stream in, so a window of a huge file is served
 // without loading it whole. Lines end at LF, CRLF or a lone CR (as core/text-doc splits them); a
 // leading UTF-8 BOM is dropped; bytes that are not UTF-8 are escaped exactly as decodeBytes does.
-// The whole-file tag is computed on the way (the tag's normalization, hashed a segment at a time), and the LF text is kept when the file is
-// small enough to be recorded in the history.
+// The whole-file tag is computed on the way (the tag's normalization, hashed a segment at a time,
+// which equals hashing line by line), and the LF text is kept when the file is small enough to be
+// recorded in the history.
 
 import type { FileHandle } from 'node:fs/promises';
 import { HashlineError } from '../core/errors.js';
 import { formatTag, normalizeForTag } from '../core/tag.js';
 import { decodeBytes, encodeText } from '../core/text-codec.js';
-import { Xxh32 } from '../core/xxhash32.js';
 import type { LineEnding } from '../core/text-doc.js';
+import { Xxh32 } from '../core/xxhash32.js';
 
 /** Small enough that a chunk's decoded text stays out of V8's large-object space (collected late). */
 export const CHUNK_BYTES = 64 * 1024;
+/** Files below this size are read with one call. */
+const SMALL_FILE_BYTES = 1024 * 1024;
 
 export interface LineScan {
   /** Lines in the file (a trailing newline adds none). */
@@ -38,6 +41,97 @@ export interface ScanOptions {
 
 const TERMINATOR = /\r\n|\n|\r/g;
 
+/** Feeds chunks in order; calls `onLine(n, content)` for each complete line. */
+export class LineSplitter {
+  private readonly hasher = new Xxh32(0);
+  private readonly keep: string[] | undefined;
+  private total = 0;
+  private utf8 = true;
+  private bom = false;
+  private eol: LineEnding | undefined;
+  private lastTerminated = true;
+  private pending: Buffer[] = [];
+  private first = true;
+
+  constructor(
+    private readonly onLine: (n: number, content: string) => void,
+    keepText: boolean,
+  ) {
+    this.keep = keepText ? [] : undefined;
+  }
+
+  private emit(bytes: Buffer, atEof: boolean): void {
+    const decoded = decodeBytes(bytes);
+    this.utf8 &&= decoded.utf8;
+    const text = decoded.text;
+    // a segment ends with a terminator (or at EOF), so the tag's per-line normalization is local
+    this.hasher.update(encodeText(normalizeForTag(text.replace(/\r\n?/g, '\n'))));
+    let start = 0;
+    TERMINATOR.lastIndex = 0;
+    for (let m = TERMINATOR.exec(text); m !== null; m = TERMINATOR.exec(text)) {
+      const line = text.slice(start, m.index);
+      this.eol ??= m[0] as LineEnding;
+      this.keep?.push(line);
+      this.onLine(++this.total, line);
+      start = m.index + m[0].length;
+      this.lastTerminated = true;
+    }
+    if (start < text.length) {
+      if (!atEof) throw new HashlineError('internal', 'line reader cut a segment inside a line');
+      const line = text.slice(start);
+      this.keep?.push(line);
+      this.onLine(++this.total, line);
+      this.lastTerminated = false;
+    }
+  }
+
+  push(input: Buffer): void {
+    let chunk = input;
+    if (this.first && chunk.length > 0) {
+      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
+        this.bom = true;
+        chunk = chunk.subarray(3);
+      }
+      this.first = false;
+    }
+    // cut after the last terminator; a CR at the very end waits (it may be half of a CRLF)
+    let cut = Math.max(chunk.lastIndexOf(0x0a), chunk.lastIndexOf(0x0d));
+    if (cut >= 0 && cut === chunk.length - 1 && chunk[cut] === 0x0d) {
+      cut = cut === 0 ? -1 : Math.max(chunk.lastIndexOf(0x0a, cut - 1), chunk.lastIndexOf(0x0d, cut - 1));
+    }
+    if (cut < 0) {
+      this.pending.push(chunk);
+      return;
+    }
+    this.pending.push(chunk.subarray(0, cut + 1));
+    this.emit(this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending), false);
+    this.pending = cut + 1 < chunk.length ? [chunk.subarray(cut + 1)] : [];
+  }
+
+  end(): LineScan {
+    if (this.pending.length > 0) this.emit(Buffer.concat(this.pending), true);
+    this.pending = [];
+    const total = this.total;
+    const text = this.keep ? this.keep.join('\n') + (total > 0 && this.lastTerminated ? '\n' : '') : undefined;
+    return {
+      total,
+      trailingEmpty: total === 0 || this.lastTerminated,
+      tag: formatTag(this.hasher.digest()),
+      utf8: this.utf8,
+      bom: this.bom,
+      eol: this.eol ?? '\n',
+      text,
+    };
+  }
+}
+
+/** Splits bytes already in memory. */
+export function scanBytes(bytes: Buffer, onLine: (n: number, content: string) => void, options: ScanOptions = {}): LineScan {
+  const s = new LineSplitter(onLine, bytes.length <= (options.keepTextUpTo ?? 0));
+  s.push(bytes);
+  return s.end();
+}
+
 /** Reads every line of `handle` from offset 0, calling `onLine(n, content)` in order (n 1-based). */
 export async function scanLines(
   handle: FileHandle,
@@ -45,76 +139,16 @@ export async function scanLines(
   onLine: (n: number, content: string) => void,
   options: ScanOptions = {},
 ): Promise<LineScan> {
-  const hasher = new Xxh32(0);
-  const keep = size <= (options.keepTextUpTo ?? 0) ? ([] as string[]) : undefined;
-  let total = 0;
-  let utf8 = true;
-  let bom = false;
-  let eol: LineEnding | undefined;
-  let lastTerminated = true;
-  let pending: Buffer[] = [];
+  const s = new LineSplitter(onLine, size <= (options.keepTextUpTo ?? 0));
+  const chunkBytes = size < SMALL_FILE_BYTES ? size + 1 : CHUNK_BYTES;
   let position = 0;
-  let first = true;
-
-  const emitSegment = (bytes: Buffer, atEof: boolean): void => {
-    const decoded = decodeBytes(bytes);
-    utf8 &&= decoded.utf8;
-    const text = decoded.text;
-    // a segment ends with a terminator (or at EOF), so the tag's per-line normalization is local
-    hasher.update(encodeText(normalizeForTag(text.replace(/\r\n?/g, '\n'))));
-    let start = 0;
-    TERMINATOR.lastIndex = 0;
-    for (let m = TERMINATOR.exec(text); m !== null; m = TERMINATOR.exec(text)) {
-      const line = text.slice(start, m.index);
-      eol ??= m[0] as LineEnding;
-      keep?.push(line);
-      onLine(++total, line);
-      start = m.index + m[0].length;
-      lastTerminated = true;
-    }
-    if (start < text.length) {
-      if (!atEof) throw new HashlineError('internal', 'line reader cut a segment inside a line');
-      const line = text.slice(start);
-      keep?.push(line);
-      onLine(++total, line);
-      lastTerminated = false;
-    }
-  };
-
   for (;;) {
     if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted');
-    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
-    const { bytesRead } = await handle.read(buf, 0, CHUNK_BYTES, position);
-    const atEof = bytesRead === 0;
-    let chunk = buf.subarray(0, bytesRead);
+    const buf = Buffer.allocUnsafe(chunkBytes);
+    const { bytesRead } = await handle.read(buf, 0, chunkBytes, position);
+    if (bytesRead === 0) break;
     position += bytesRead;
-    if (first && !atEof) {
-      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-        bom = true;
-        chunk = chunk.subarray(3);
-      }
-      first = false;
-    }
-    if (atEof) {
-      if (pending.length > 0) emitSegment(Buffer.concat(pending), true);
-      break;
-    }
-    // cut after the last terminator; a CR at the very end waits (it may be half of a CRLF)
-    let cut = Math.max(chunk.lastIndexOf(0x0a), chunk.lastIndexOf(0x0d));
-    if (cut === chunk.length - 1 && chunk[cut] === 0x0d) {
-      const prev = Math.max(chunk.lastIndexOf(0x0a, cut - 1), chunk.lastIndexOf(0x0d, cut - 1));
-      cut = prev;
-    }
-    if (cut < 0) {
-      pending.push(chunk);
-      continue;
-    }
-    pending.push(chunk.subarray(0, cut + 1));
-    emitSegment(pending.length === 1 ? pending[0]! : Buffer.concat(pending), false);
-    pending = cut + 1 < chunk.length ? [chunk.subarray(cut + 1)] : [];
+    s.push(buf.subarray(0, bytesRead));
   }
-  const trailingEmpty = total === 0 || lastTerminated;
-  let text: string | undefined;
-  if (keep) text = keep.join('\n') + (total > 0 && lastTerminated ? '\n' : '');
-  return { total, trailingEmpty, tag: formatTag(hasher.digest()), utf8, bom, eol: eol ?? '\n', text };
+  return s.end();
 }

@@ -6,7 +6,8 @@
 import { HashlineError } from '../core/errors.js';
 import type { LineSource } from '../core/read-render.js';
 import type { Scope } from '../core/path-policy.js';
-import { scanLines, type LineScan } from './line-reader.js';
+import { scanBytes, scanLines, type LineScan } from './line-reader.js';
+import { readVerifiedSync } from './read-verified-sync.js';
 import { openVerified } from './open-verified.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
 
@@ -30,7 +31,33 @@ export interface CollectOptions {
   maxBytes?: number;
 }
 
+/** Small files are read with synchronous verified calls: one thread-pool hop each costs more. */
+const SYNC_READ_BYTES = 256 * 1024;
+
+function collector(options: CollectOptions): { kept: Map<number, string>; onLine: (n: number, content: string) => void } {
+  const kept = new Map<number, string>();
+  let used = 0;
+  const allowance = options.allowance ?? Number.POSITIVE_INFINITY;
+  const maxUnits = options.maxLineUnits ?? Number.POSITIVE_INFINITY;
+  return {
+    kept,
+    onLine: (n, content) => {
+      if (used > allowance) return;
+      if (options.want && !options.want(n)) return;
+      const line = content.length > maxUnits ? content.slice(0, maxUnits) : content;
+      kept.set(n, line);
+      used += line.length + 8;
+    },
+  };
+}
+
 export async function loadLines(guard: PathGuard, rp: ResolvedPath, options: CollectOptions = {}): Promise<LoadedLines> {
+  const small = readVerifiedSync(guard, rp.real, rp.display, Math.min(SYNC_READ_BYTES, options.maxBytes ?? SYNC_READ_BYTES), options.scope ?? 'read');
+  if (small) {
+    const { kept, onLine } = collector(options);
+    const scan = scanBytes(small.bytes, onLine, { keepTextUpTo: options.keepTextUpTo ?? 0 });
+    return { ...scan, size: small.bytes.length, line: (n: number) => kept.get(n) ?? '' };
+  }
   const vh = await openVerified(guard, rp, options.scope ?? 'read');
   try {
     if (options.maxBytes !== undefined && vh.size > options.maxBytes) {
@@ -40,22 +67,8 @@ export async function loadLines(guard: PathGuard, rp: ResolvedPath, options: Col
         { details: { path: rp.display, size: vh.size } },
       );
     }
-    const kept = new Map<number, string>();
-    let used = 0;
-    const allowance = options.allowance ?? Number.POSITIVE_INFINITY;
-    const maxUnits = options.maxLineUnits ?? Number.POSITIVE_INFINITY;
-    const scan = await scanLines(
-      vh.handle,
-      vh.size,
-      (n, content) => {
-        if (used > allowance) return;
-        if (options.want && !options.want(n)) return;
-        const line = content.length > maxUnits ? content.slice(0, maxUnits) : content;
-        kept.set(n, line);
-        used += line.length + 8;
-      },
-      { keepTextUpTo: options.keepTextUpTo ?? 0, signal: options.signal },
-    );
+    const { kept, onLine } = collector(options);
+    const scan = await scanLines(vh.handle, vh.size, onLine, { keepTextUpTo: options.keepTextUpTo ?? 0, signal: options.signal });
     return { ...scan, size: vh.size, line: (n: number) => kept.get(n) ?? '' };
   } finally {
     await vh.handle.close();

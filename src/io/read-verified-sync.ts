@@ -7,6 +7,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, readlinkSync } from 'node:fs';
 import { HashlineError } from '../core/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
+import type { Scope } from '../core/path-policy.js';
 import type { PathGuard } from './path-guard.js';
 
 const HAS_PROC_FD = process.platform === 'linux';
@@ -21,8 +22,8 @@ export function statKey(st: { size: number; mtimeMs: number; ino: number; dev: n
   return `${st.size}:${st.mtimeMs}:${st.ino}:${st.dev}`;
 }
 
-/** Reads `real` whole, or returns null when it is not a regular file or is larger than `maxBytes`. */
-export function readVerifiedSync(guard: PathGuard, real: string, display: string, maxBytes: number): SyncRead | null {
+/** Reads `real` whole, or returns null when it is missing, not a regular file, or larger than `maxBytes`. */
+export function readVerifiedSync(guard: PathGuard, real: string, display: string, maxBytes: number, scope: Scope = 'read'): SyncRead | null {
   let fd: number;
   try {
     fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -36,7 +37,7 @@ export function readVerifiedSync(guard: PathGuard, real: string, display: string
     if (!st.isFile() || st.size > maxBytes) return null;
     if (HAS_PROC_FD) {
       const actual = readlinkSync(`/proc/self/fd/${fd}`);
-      if (actual !== real || !guard.admitsReal(actual, 'read')) {
+      if (actual !== real || !guard.admitsReal(actual, scope)) {
         throw new HashlineError('link_swapped', linkSwapped(display), { details: { path: display, opened: actual } });
       }
     }

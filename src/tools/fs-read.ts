@@ -144,11 +144,11 @@ async function readTarget(engine: Engine, t: TargetArgs, budget: ReplyBudget, si
   try {
     if (budget.exhausted) return [warningResult(rp.display, replyBudgetExhausted(rp.display))];
     if (t.symbol !== undefined) return await readSymbol(engine, rp, t.symbol, budget, signal);
-    if (await isDirectory(engine, rp)) return [warningResult(rp.display, directoryWithoutSymbol(rp.display))];
     return [await readFile(engine, rp, t, budget, signal)];
   } catch (e) {
     const err = toHashlineError(e);
     if (err.code === 'aborted') throw err;
+    if (err.code === 'is_directory') return [warningResult(rp.display, directoryWithoutSymbol(rp.display))];
     return [warningResult(rp.display, err.message)];
   }
 }
