@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { parseLineRange } from '../core/line-range.js';
-import { directoryWithoutSymbol, noGrammar, notUtf8, replyBudgetExhausted, symbolNotFound, blockNotResolved } from '../core/messages/read.js';
+import { MAX_BATCH_FILES } from '../core/config.js';
+import { blockNotResolved, directoryWithoutSymbol, noGrammar, notUtf8, replyBudgetExhausted, symbolNotFound, symbolSearchCapped } from '../core/messages/read.js';
 import { assembleContent, renderBlock, renderRanges, renderWhole, type LineSource, type Rendered } from '../core/read-render.js';
 import { ReplyBudget } from '../core/reply-budget.js';
 import { formatHeader } from '../core/tag.js';
@@ -47,8 +48,7 @@ function result(rp: ResolvedPath, tag: string, r: Rendered, extraWarnings: strin
 
 /** Records the snapshot (when it can be kept) and the lines that were shown. */
 function remember(engine: Engine, real: string, text: string | undefined, seen: readonly number[]): void {
-  if (text === undefined || !engine.history.recordable(text)) return;
-  engine.history.record(real, text);
+  if (text === undefined || engine.history.record(real, text) === null) return;
   engine.history.markSeen(real, text, seen);
 }
 
@@ -73,7 +73,13 @@ async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget
   if (await isDirectory(engine, rp)) {
     const { hits, problems } = await searchSymbol(engine.guard, rp.real, name, { signal });
     const out: ReadResult[] = problems.map((p) => warningResult(p.display, p.message));
+    let shown = 0;
     for (const h of hits) {
+      if (shown === MAX_BATCH_FILES || budget.exhausted) {
+        out.push(warningResult(rp.display, symbolSearchCapped(shown)));
+        break;
+      }
+      shown++;
       const src = textSource(h.file.text);
       const r = renderBlock(src, h.match, budget);
       const frp = { ...rp, display: h.display, real: h.real };

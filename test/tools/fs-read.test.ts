@@ -181,3 +181,18 @@ test('a symbol read of a file elides and cuts long lines with both notices', asy
     await sb.cleanup();
   }
 });
+
+test('a directory search stops at 50 matching files with a notice', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 55; i++) files[`many/f${String(i).padStart(2, '0')}.py`] = 'def shared():\n    pass\n';
+  const sb = await makeSandbox(files);
+  try {
+    const engine = await engineFor(sb.root);
+    const r = await read(engine, { path: 'many', symbol: 'shared' });
+    assert.equal(r.length, 51);
+    assert.deepEqual(r[50], { path: 'many', file_hash: '', header: '', content: '', warnings: msg.symbolSearchCapped(50) });
+    assert.equal(msg.symbolSearchCapped(50), '[Symbol search stopped after 50 matching files; narrow `path` to see the rest]');
+  } finally {
+    await sb.cleanup();
+  }
+});
