@@ -205,3 +205,18 @@ test('fs_edit: block ops resolve through the language registry', async () => {
   const bad = await failure(engine, [{ path: 'x.ts', file_hash: t2, ops: 'delete block 2' }]);
   assert.equal(bad.structured.cause, `failed to parse edit operations for \`x.ts\`: line 1: ${msg.blockUnresolved('delete', 2)}`);
 });
+
+test('fs_edit after a real fs_read of a range: a stale edit outside what was shown merges with the unseen-anchor warning', async () => {
+  const { fsReadTool } = await import('../../src/tools/fs-read.js');
+  const text = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`).join('\n') + '\n';
+  const { sb, engine } = await setup({ 'r.txt': text });
+  const read = await fsReadTool.run(engine, fsReadTool.input.parse({ targets: [{ path: 'r.txt', line_range: '1-3' }] }), call());
+  const tag = read.structured.results[0]!.file_hash;
+  assert.equal(tag, computeTag(text));
+  const p = path.join(sb.root, 'r.txt');
+  await fsp.writeFile(p, 'inserted above\n' + text);
+  const out = await run(engine, [{ path: 'r.txt', file_hash: tag, ops: 'replace 2:\n+ROW 2\nreplace 10:\n+ROW 10' }]);
+  assert.equal(out.isError, undefined, out.text);
+  assert.deepEqual(out.structured.results![0]!.warnings, [msg.RECOVERED_PREVIOUS_READ, msg.unseenAnchors([10])]);
+  assert.equal(await fsp.readFile(p, 'utf8'), 'inserted above\n' + text.replace('row 2\n', 'ROW 2\n').replace('row 10\n', 'ROW 10\n'));
+});
