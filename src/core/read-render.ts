@@ -75,6 +75,8 @@ class Builder {
   readonly out: Rendered = { body: [], seen: [], notices: [], warnings: [] };
   truncatedAny = false;
   capped = false;
+  /** The line the budget stopped at was shown in part. */
+  cutShown = false;
 
   constructor(
     private readonly budget: ReplyBudget,
@@ -96,11 +98,13 @@ class Builder {
         // not even one line fits whole: show what fits of it, so the reply is never empty
         const prefix = numbered(n, '');
         const cut = cutToBudget(prefix, text, this.budget);
-        const shown = prefix + cut;
-        this.budget.spend(shown);
-        this.out.body.push(shown);
-        this.out.notices.push(lineCapped(n, [...cut].length));
+        if (cut.length > 0) {
+          this.out.body.push(prefix + cut);
+          this.out.notices.push(lineCapped(n, [...cut].length));
+          this.cutShown = true;
+        }
       }
+      this.budget.close();
       return false;
     }
     this.out.body.push(line);
@@ -113,7 +117,9 @@ class Builder {
     this.out.body.push(text);
   }
 
-  capNotice(next: number, last: number): void {
+  /** The how-to-continue notice after the budget stopped the read at line `at`. */
+  capNotice(at: number, last: number): void {
+    const next = this.cutShown ? at + 1 : at;
     if (next <= last) this.out.notices.push(outputCapped(this.budget.limit, next, last));
   }
 
@@ -139,8 +145,7 @@ export function renderWhole(src: LineSource, trailingEmpty: boolean, budget: Rep
   for (let n = 1; n <= last; n++) {
     const isExtra = n > src.total;
     if (!b.add(n, isExtra ? '' : src.line(n), !isExtra)) {
-      const resumeAt = b.out.seen.length > 0 || b.out.body.length === 0 ? n : n + 1;
-      b.capNotice(resumeAt, src.total);
+      b.capNotice(n, src.total);
       break;
     }
   }
@@ -163,7 +168,7 @@ export function renderRanges(src: LineSource, ranges: readonly LineSpanRange[], 
     if (prevEnd !== undefined && start > prevEnd + 1) b.marker(rangesGap(start - prevEnd - 1));
     for (let n = start; n <= effEnd; n++) {
       if (!b.add(n, src.line(n))) {
-        b.capNotice(b.out.seen.length > 0 ? n : n + 1, total);
+        b.capNotice(n, total);
         break outer;
       }
     }
@@ -186,7 +191,7 @@ export function renderBlock(src: LineSource, span: LineSpanRange, budget: ReplyB
   const addAll = (from: number, to: number): boolean => {
     for (let i = from; i <= to; i++) {
       if (!b.add(i, src.line(i))) {
-        b.capNotice(b.out.seen.length > 0 ? i : i + 1, end);
+        b.capNotice(i, end);
         return false;
       }
     }

@@ -76,6 +76,11 @@ export class ReplyBudget {
     return true;
   }
 
+  /** Uses up what is left: once one read stopped at the limit, later targets are not read. */
+  close(): void {
+    this.left = 0;
+  }
+
   /** Takes what is left (a cut line, a notice) unconditionally. */
   spend(line: string): void {
     this.left -= ReplyBudget.cost(line);

@@ -196,3 +196,25 @@ test('a directory search stops at 50 matching files with a notice', async () => 
     await sb.cleanup();
   }
 });
+
+test('a whole read of a 12 MB file stops at the reply limit and says how to continue', async () => {
+  const line = `${'q'.repeat(60)} "quoted" \\ \t tab\n`;
+  const count = Math.ceil((12 * 1024 * 1024) / Buffer.byteLength(line));
+  const sb = await makeSandbox({ 'big.txt': line.repeat(count) });
+  try {
+    const engine = await engineFor(sb.root);
+    const targets = [{ path: 'big.txt' }, { path: 'big.txt', line_range: '5-6' }, { path: 'big.txt' }, { path: 'big.txt' }];
+    const out = await fsReadTool.run(engine, { targets }, call());
+    const [whole, small, third, fourth] = out.structured.results!;
+    const lines = whole!.content.split('\n');
+    const shown = lines.length - 2; // header and the notice
+    assert.ok(shown > 1000 && shown < count);
+    assert.equal(lines.at(-1), `[Output stopped at the 4194304-byte reply limit; continue with line_range "${shown + 1}-${count}"]`);
+    assert.equal(lines[shown], `${shown}| ${line.slice(0, -1)}`);
+    for (const later of [small, third, fourth]) assert.equal(later!.warnings, msg.replyBudgetExhausted('big.txt'));
+    const reply = Buffer.byteLength(JSON.stringify({ content: [{ type: 'text', text: out.text }], structuredContent: out.structured }));
+    assert.ok(reply < 8 * 1024 * 1024, `reply ${reply} bytes`);
+  } finally {
+    await sb.cleanup();
+  }
+});
