@@ -211,7 +211,7 @@ test('fs_edit after a real fs_read of a range: a stale edit outside what was sho
   const text = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`).join('\n') + '\n';
   const { sb, engine } = await setup({ 'r.txt': text });
   const read = await fsReadTool.run(engine, fsReadTool.input.parse({ targets: [{ path: 'r.txt', line_range: '1-3' }] }), call());
-  const tag = read.structured.results[0]!.file_hash;
+  const tag = read.structured.results![0]!.file_hash;
   assert.equal(tag, computeTag(text));
   const p = path.join(sb.root, 'r.txt');
   await fsp.writeFile(p, 'inserted above\n' + text);
