@@ -61,17 +61,33 @@ function expandoChar(lang: LanguageInfo): string {
   return c;
 }
 
-/** True when the tree has an ERROR node or a node the parser had to invent (zero width). */
-function hasSyntaxError(node: SgNode): boolean {
+/** How well a pattern parsed: 0 cleanly, 1 with artifacts ast-grep tolerates, 2 with a real syntax error. */
+type Level = 0 | 1 | 2;
+
+/**
+ * The parse quality of a tree: an ERROR node holding nothing but metavariables (`$$$B` where the
+ * grammar wants items) and a missing `;` after a metavariable statement are artifacts of the
+ * pattern language (level 1); any other ERROR node or invented (zero-width) node is a syntax error.
+ */
+function syntaxLevel(node: SgNode, exp: string): Level {
+  const metavars = new RegExp(`[${exp === '$' ? '\\$' : exp}]{1,3}[A-Z_][A-Z0-9_]*|[\\s,;]`, 'g');
+  let level: Level = 0;
   const stack = [node];
   while (stack.length > 0) {
     const n = stack.pop()!;
-    if (n.kind() === 'ERROR') return true;
+    if (n.kind() === 'ERROR') {
+      if (n.text().replace(metavars, '') !== '') return 2;
+      level = 1;
+      continue;
+    }
     const r = n.range();
-    if (n.isLeaf() && r.start.index === r.end.index && n !== node) return true;
+    if (n !== node && r.start.index === r.end.index && n.isLeaf()) {
+      if (n.kind() !== ';' && !String(n.kind()).includes('semicolon')) return 2;
+      level = 1;
+    }
     stack.push(...n.children());
   }
-  return false;
+  return level;
 }
 
 /** The deepest node whose range is exactly [start, end). */
@@ -106,21 +122,23 @@ export function patternWords(pat: string): string[] {
   return [...words];
 }
 
-function tryDirect(langId: string, pat: string, exp: string): { ok: boolean; error?: string } {
+function tryDirect(langId: string, pat: string, exp: string): { ok: boolean; level: Level; error?: string } {
   try {
     const root = parse(langId, pat.split('$').join(exp)).root();
-    if (hasSyntaxError(root)) return { ok: false };
-    return { ok: root.find(pat) !== null };
+    const level = syntaxLevel(root, exp);
+    if (level === 2) return { ok: false, level };
+    return { ok: root.find(pat) !== null, level };
   } catch (e) {
-    return { ok: false, error: (e as Error).message };
+    return { ok: false, level: 2, error: (e as Error).message };
   }
 }
 
-function tryContext(langId: string, pat: string, exp: string, before: string, after: string): NapiConfig | null {
+function tryContext(langId: string, pat: string, exp: string, before: string, after: string): { config: NapiConfig; level: Level } | null {
   const context = before + pat + after;
   try {
     const root = parse(langId, context.split('$').join(exp)).root();
-    if (hasSyntaxError(root)) return null;
+    const level = syntaxLevel(root, exp);
+    if (level === 2) return null;
     const lead = pat.length - pat.trimStart().length;
     const start = before.length + lead;
     const end = before.length + pat.trimEnd().length;
@@ -128,18 +146,23 @@ function tryContext(langId: string, pat: string, exp: string, before: string, af
     if (target === null) return null;
     const config: NapiConfig = { rule: { pattern: { context, selector: target.kind() } } } as NapiConfig;
     const self = root.findAll(config).some((n) => n.range().start.index === start && n.range().end.index === end);
-    return self ? config : null;
+    return self ? { config, level } : null;
   } catch {
     return null;
   }
 }
 
-function firstContext(langId: string, pat: string, exp: string): NapiConfig | null {
-  for (const [before, after] of CONTEXTS[langId] ?? []) {
-    const config = tryContext(langId, pat, exp, before, after) ?? (pat.trimEnd().endsWith(';') ? null : tryContext(langId, pat, exp, before, `;${after}`));
-    if (config) return config;
+/** The best derived context: the first clean one, else the first tolerable one. */
+function bestContext(langId: string, pat: string, exp: string): { config: NapiConfig; level: Level } | null {
+  let fallback: { config: NapiConfig; level: Level } | null = null;
+  for (const [before, after] of CONTEXTS[langId.toLowerCase()] ?? []) {
+    for (const tail of pat.trimEnd().endsWith(';') ? [after] : [after, `;${after}`]) {
+      const c = tryContext(langId, pat, exp, before, tail);
+      if (c?.level === 0) return c;
+      fallback ??= c;
+    }
   }
-  return null;
+  return fallback;
 }
 
 const compiled = new Map<string, CompiledPattern>();
@@ -160,11 +183,11 @@ function compileUncached(lang: LanguageInfo, pat: string): CompiledPattern {
   const exp = expandoChar(lang);
   const words = patternWords(pat);
   const direct = tryDirect(lang.id, pat, exp);
-  const matchers: Matcher[] = direct.ok ? [pat] : [];
-  if (!direct.ok || ALSO_CONTEXT.has(lang.id)) {
-    const context = firstContext(lang.id, pat, exp);
-    if (context) matchers.push(context);
-  }
+  const context = direct.ok && direct.level === 0 && !ALSO_CONTEXT.has(lang.id) ? null : bestContext(lang.id, pat, exp);
+  const matchers: Matcher[] = [];
+  // the bare pattern when it parses cleanly, or as well as the context cannot
+  if (direct.ok && (direct.level === 0 || context === null || context.level === 1)) matchers.push(pat);
+  if (context && (matchers.length === 0 || ALSO_CONTEXT.has(lang.id))) matchers.push(context.config);
   if (matchers.length > 0) return { ok: true, matchers, words };
   const why = direct.error ?? 'it has a syntax error, or is not one complete node (expression, statement or declaration)';
   return { ok: false, reason: why };

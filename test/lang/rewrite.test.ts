@@ -99,6 +99,26 @@ test('Rust: a statement pattern is matched inside function bodies', async () => 
   assert.equal(r2.raw, src.replace('return;', 'return ();'));
 });
 
+test('patterns that only parse in a context or with metavariable artifacts still compile, as in ast-grep', async () => {
+  const ok: Array<[string, string]> = [
+    ['a.ts', 'async $M($$$P) { $$$B }'],
+    ['a.rs', 'impl $T { $$$B }'],
+    ['a.rs', '$X?'],
+    ['a.go', '$A := $B'],
+    ['A.java', 'public void $M() { $$$B }'],
+    ['A.java', 'new $T($$$A)'],
+    ['a.c', 'if ($C) { $$$B }'],
+    ['a.py', 'def $F($$$P):\n    $$$B'],
+  ];
+  for (const [file, pat] of ok) assert.ok(compilePattern(languageForPath(file)!, pat).ok, `${file}: ${pat}`);
+  const java = await rw('A.java', 'class A {\n  public void run() {\n    go();\n  }\n  public int x() { return 1; }\n}\n', [
+    { pat: 'public void $M() { $$$B }', out: 'public synchronized void $M() { $$$B }' },
+  ]);
+  assert.equal(java.raw, 'class A {\n  public synchronized void run() { go(); }\n  public int x() { return 1; }\n}\n');
+  const ts = await rw('a.ts', 'class A {\n  async run(x) { go(); }\n  sync() {}\n}\n', [{ pat: 'async $M($$$P) { $$$B }', out: 'async $M($$$P) { await ready(); $$$B }' }]);
+  assert.equal(ts.raw, 'class A {\n  async run(x) { await ready(); go(); }\n  sync() {}\n}\n');
+});
+
 test('a metavariable used twice must capture equal text', async () => {
   const r = await rw('a.ts', 'foo(x, x);\nfoo(x, y);\nfoo(a.b, a.b);\n', [{ pat: 'foo($X, $X)', out: 'twice($X)' }]);
   assert.equal(r.raw, 'twice(x);\nfoo(x, y);\ntwice(a.b);\n');
