@@ -220,3 +220,16 @@ test('fs_edit after a real fs_read of a range: a stale edit outside what was sho
   assert.deepEqual(out.structured.results![0]!.warnings, [msg.RECOVERED_PREVIOUS_READ, msg.unseenAnchors([10])]);
   assert.equal(await fsp.readFile(p, 'utf8'), 'inserted above\n' + text.replace('row 2\n', 'ROW 2\n').replace('row 10\n', 'ROW 10\n'));
 });
+
+test('fs_edit: a tag that is not from this session, and head/tail inserts on a stale tag', async () => {
+  const { sb, engine } = await setup({ 'a.txt': 'a\nb\n' });
+  const tag = readAs(engine, sb, 'a.txt', 'a\nb\n');
+  const unknown = ['0000', '0001'].find((t) => t !== tag)!;
+  const out = await failure(engine, [{ path: 'a.txt', file_hash: unknown, ops: 'delete 1' }]);
+  assert.equal(out.structured.code, 'tag_unknown');
+  assert.equal(out.structured.cause, msg.editFailed('a.txt', msg.notFromSession(unknown, tag)));
+  await fsp.writeFile(path.join(sb.root, 'a.txt'), 'a\nb\nc\n');
+  const ok = await run(engine, [{ path: 'a.txt', file_hash: `¶a.txt#${tag}`, ops: 'insert head:\n+top' }]);
+  assert.deepEqual(ok.structured.results![0]!.warnings, [msg.HEAD_TAIL_ON_STALE]);
+  assert.equal(await fsp.readFile(path.join(sb.root, 'a.txt'), 'utf8'), 'top\na\nb\nc\n');
+});

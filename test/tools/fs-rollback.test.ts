@@ -139,3 +139,17 @@ test('rollback outside the root is refused', async () => {
   await assert.rejects(rollback(engine, '../outside/secret.txt', ''), (e: { message?: string }) => /^restore permission denied for/.test(e.message ?? ''));
   assert.equal(await fsp.readFile(path.join(sb!.outside, 'secret.txt'), 'utf8'), 'TOP SECRET\n');
 });
+
+test('bytes that are not UTF-8 come back exactly after an edit is rolled back', async () => {
+  const raw = Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from('\nsecond\n'), Buffer.from([0x99, 0xff]), Buffer.from('\n')]);
+  sb = await makeSandbox({ 'enc.txt': raw });
+  const engine = await engineFor(sb.root);
+  const p = path.join(sb.root, 'enc.txt');
+  const text = 'caf\uDCE9\nsecond\n\uDC99\uDCFF\n';
+  engine.history.record(p, text);
+  const e = await fsEditTool.run(engine, { targets: [{ path: 'enc.txt', file_hash: computeTag(text), ops: 'replace 2:\n+SECOND' }] }, call());
+  assert.equal(e.isError, undefined, e.text);
+  assert.deepEqual([...(await fsp.readFile(p))], [...Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from('\nSECOND\n'), Buffer.from([0x99, 0xff]), Buffer.from('\n')])]);
+  await rollback(engine, 'enc.txt', '');
+  assert.deepEqual([...(await fsp.readFile(p))], [...raw]);
+});
