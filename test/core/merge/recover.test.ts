@@ -189,3 +189,45 @@ test('property: a stale edit that overlaps or borders the drift never lands', ()
     { numRuns: 1000 },
   );
 });
+
+test('property: a stale edit away from the drift lands where it was aimed', () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 4, max: 30 }),
+      fc.nat(),
+      fc.integer({ min: 0, max: 3 }),
+      fc.integer({ min: 0, max: 3 }),
+      fc.nat(),
+      fc.integer({ min: 0, max: 2 }),
+      fc.constantFrom('replace', 'delete', 'before', 'after'),
+      (n, a0, driftLen, newLen, s0, editLen, kind) => {
+        const read = Array.from({ length: n }, (_, i) => `line ${i}`);
+        const a = a0 % n;
+        const b = Math.min(n - 1, a + driftLen);
+        const drift = Array.from({ length: newLen }, (_, k) => `drift ${k}`);
+        const s = (s0 % n) + 1;
+        const e = Math.min(n, s + editLen);
+        // keep only edits that stay clear of the drift by at least one unchanged line
+        const clear = kind === 'replace' || kind === 'delete' ? e < a || s - 2 > b : kind === 'before' ? s - 1 < a || s - 2 > b : s < a || s - 1 > b;
+        fc.pre(clear);
+        const edited = read.map((line, i) => {
+          const ln = i + 1;
+          if ((kind === 'replace' || kind === 'delete') && ln >= s && ln <= e) return ln === s && kind === 'replace' ? ['EDIT'] : [];
+          if (kind === 'before' && ln === s) return ['EDIT', line];
+          if (kind === 'after' && ln === s) return [line, 'EDIT'];
+          return [line];
+        });
+        const expected = [...edited.slice(0, a).flat(), ...drift, ...edited.slice(b + 1).flat()];
+        const live = [...read.slice(0, a), ...drift, ...read.slice(b + 1)];
+        const ops = kind === 'replace' ? `replace ${s}..${e}:\n+EDIT` : kind === 'delete' ? `delete ${s}..${e}` : `insert ${kind} ${s}:\n+EDIT`;
+        const readText = read.join('\n') + '\n';
+        const liveText = live.length ? live.join('\n') + '\n' : '';
+        fc.pre(readText !== liveText);
+        const r = run(ops, computeTag(readText), liveText, [v(readText)]);
+        assert.equal(r.route, 'merge');
+        assert.deepEqual(piecesToLines(textLines(liveText), r.pieces), expected);
+      },
+    ),
+    { numRuns: 1000 },
+  );
+});
