@@ -3,8 +3,6 @@
 
 import { isHashlineError } from '../core/errors.js';
 import { VERSION } from '../version.js';
-import { mcpCommand } from './mcp-command.js';
-import { serveCommand } from './serve-command.js';
 
 const USAGE = `hashline ${VERSION}: a safe file-system boundary for AI coding agents
 
@@ -24,8 +22,9 @@ Usage:
 type Command = (argv: string[]) => Promise<void>;
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
-  mcp: async () => mcpCommand,
-  serve: async () => serveCommand,
+  // loaded on use, so `serve` does not pay for what only `mcp` needs, and the reverse
+  mcp: async () => (await import('./mcp-command.js')).mcpCommand,
+  serve: async () => (await import('./serve-command.js')).serveCommand,
 };
 
 export async function main(argv: string[]): Promise<void> {

@@ -9,7 +9,6 @@ import { isLoopbackHost } from '../http/host-check.js';
 import type { HttpLimits } from '../http/limits.js';
 import { createHttpServer } from '../http/server.js';
 import { createEngine } from '../tools/engine.js';
-import { selectTools } from '../tools/registry.js';
 import { parseEngineArgs } from './options.js';
 
 const SERVE_FLAGS = {
@@ -71,7 +70,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
   set('maxTarBytes', 'max-tar-bytes');
   const allowedHosts = values['allowed-host'] as string[] | undefined;
 
-  const tools = selectTools(config.tools);
+  // an explicit --tools is checked now; the default selection loads with the first /mcp session
+  const loadTools = async () => (await import('../tools/registry.js')).selectTools(config.tools);
+  const tools = config.tools === undefined ? loadTools : await loadTools();
   const engine = await createEngine(config);
   const { app } = await createHttpServer(engine, { tools, token, host, allowedHosts, limits });
   await app.listen({ host, port });

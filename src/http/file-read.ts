@@ -18,6 +18,8 @@ const CHUNK_BYTES = 64 * 1024;
 /** A readable over an open handle that applies a window and closes the handle when destroyed. */
 export class WindowStream extends Readable {
   private pos = 0;
+  /** Reused while the window has not opened yet (nothing of it was pushed), so skipping allocates nothing. */
+  private spare: Buffer | null = null;
 
   constructor(
     private readonly handle: FileHandle,
@@ -27,7 +29,8 @@ export class WindowStream extends Readable {
   }
 
   override _read(): void {
-    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    const buf = this.spare ?? Buffer.allocUnsafe(CHUNK_BYTES);
+    this.spare = null;
     this.handle.read(buf, 0, buf.length, this.pos).then(
       ({ bytesRead }) => {
         if (this.destroyed) return;
@@ -46,7 +49,10 @@ export class WindowStream extends Readable {
           if (out.length > 0) this.push(out);
           this.push(null);
         } else if (out.length > 0) this.push(out);
-        else this._read();
+        else {
+          this.spare = buf;
+          this._read();
+        }
       },
       (e: unknown) => this.destroy(e as Error),
     );
@@ -77,6 +83,19 @@ function readError(e: unknown): HashlineError {
   }
 }
 
+/** `head` plus whatever follows it in the file (a file that grew after its size was taken). */
+async function readRest(handle: FileHandle, head: Buffer): Promise<Buffer> {
+  const parts = [head];
+  let pos = head.length;
+  for (;;) {
+    const b = Buffer.allocUnsafe(CHUNK_BYTES);
+    const { bytesRead } = await handle.read(b, 0, b.length, pos);
+    if (bytesRead === 0) return Buffer.concat(parts);
+    parts.push(b.subarray(0, bytesRead));
+    pos += bytesRead;
+  }
+}
+
 /** The range rule as a coded error (400), or the window (`null`: no range). */
 export function windowOrThrow(query: LineWindowQuery): LineWindow | null {
   const w = lineWindow(query);
@@ -97,8 +116,12 @@ export async function readFileWindow(engine: Engine, query: LineWindowQuery): Pr
   }
   if (vh.size <= WHOLE_READ_BYTES) {
     try {
-      const bytes = await vh.handle.readFile();
-      return Buffer.from(sliceLines(bytes, window));
+      // one read of size+1 bytes: fewer means the whole file is in hand; more means it grew, so read on
+      const buf = Buffer.allocUnsafe(vh.size + 1);
+      const { bytesRead } = await vh.handle.read(buf, 0, buf.length, 0);
+      const bytes = bytesRead <= vh.size ? buf.subarray(0, bytesRead) : await readRest(vh.handle, buf);
+      const out = sliceLines(bytes, window);
+      return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
     } catch (e) {
       throw readError(e);
     } finally {

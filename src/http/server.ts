@@ -18,7 +18,7 @@ import { readFileWindow } from './file-read.js';
 import { writeFileFromRequest } from './file-write.js';
 import { hostPolicy } from './host-check.js';
 import { type HttpLimits, resolveLimits } from './limits.js';
-import { McpSessions } from './mcp-endpoint.js';
+import type { McpSessions } from './mcp-endpoint.js';
 import { openApiDocument } from './openapi.js';
 import { readBody } from './request-body.js';
 import { fastifySchema, FILE_GET, FILE_PUT, HEALTH, MCP_POST, ROUTE_SPECS, type RouteSpec, SCHEMA, TAR_GET, TAR_PUT } from './route-schemas.js';
@@ -26,8 +26,8 @@ import { extractTarFromRequest } from './tar-extract.js';
 import { packDirectory } from './tar-pack.js';
 
 export interface HttpServerOptions {
-  /** The tools served on /mcp. */
-  tools: readonly ToolDefinition[];
+  /** The tools served on /mcp, or a loader called on the first /mcp session (keeps the SDK out of an idle daemon). */
+  tools: readonly ToolDefinition[] | (() => Promise<readonly ToolDefinition[]>);
   /** Bearer token; undefined serves without one (the CLI allows that on loopback only). */
   token?: string | undefined;
   /** The address the daemon binds (used for the Host/Origin defaults). */
@@ -41,7 +41,6 @@ export interface HttpServerOptions {
 export interface HttpServer {
   app: FastifyInstance;
   limits: HttpLimits;
-  mcp: McpSessions;
 }
 
 type Query = Record<string, string | undefined>;
@@ -74,7 +73,15 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   });
   const checkToken = bearerChecker(options.token);
   const hosts = hostPolicy(options.host ?? '127.0.0.1', options.allowedHosts);
-  const mcp = new McpSessions(engine, options.tools, limits.maxMcpSessions);
+  // the MCP SDK (and the tools) load on the first /mcp request, so a daemon serving files stays small
+  let mcp: McpSessions | undefined;
+  let mcpLoading: Promise<McpSessions> | undefined;
+  const sessions = () =>
+    (mcpLoading ??= (async () => {
+      const { McpSessions } = await import('./mcp-endpoint.js');
+      const tools = typeof options.tools === 'function' ? await options.tools() : options.tools;
+      return (mcp = new McpSessions(engine, tools, limits.maxMcpSessions));
+    })());
   const open = new Set(ROUTE_SPECS.filter((s) => !s.auth).map((s) => s.url));
   let busy = 0;
 
@@ -104,7 +111,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
-    await mcp.closeAll();
+    await mcp?.closeAll();
   });
   // requests that finish during a shutdown end their connection, so none lingers in keep-alive
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -151,7 +158,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
       version: VERSION,
       disk: available === null ? null : { available_bytes: available, reserve_bytes: limits.diskReserveBytes, under_pressure: available < limits.diskReserveBytes },
       busy: Math.max(0, busy - 1),
-      mcp_sessions: mcp.size,
+      mcp_sessions: mcp?.size ?? 0,
     };
   });
   const schemaDoc = openApiDocument(ROUTE_SPECS);
@@ -167,9 +174,10 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
         return reply.code(400).type('application/json').send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
       }
     }
+    const endpoint = await sessions();
     reply.hijack();
     try {
-      await mcp.handle(request.raw, reply.raw, body);
+      await endpoint.handle(request.raw, reply.raw, body);
     } catch (e) {
       request.log.error({ err: e }, 'mcp request failed');
       if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'text/plain' });
@@ -179,5 +187,5 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   };
   app.route({ method: ['POST', 'GET', 'DELETE'], url: MCP_POST.url, schema: { headers: MCP_POST.headers }, handler: mcpHandler });
 
-  return { app, limits, mcp };
+  return { app, limits };
 }
