@@ -1,0 +1,175 @@
+// The two halves of a structural rewrite over many files: planning one file (a verified read,
+// the rewrite, the per-file warnings) and committing the changed ones in chunks while planning goes
+// on (locks, a re-check of what is on disk, phased atomic writes, history for fs_rollback).
+
+import { HashlineError, toHashlineError } from '../core/errors.js';
+import { generatedMarker, generatedRefusal } from '../core/generated.js';
+import { binaryFile, changedDuringRewrite, noGrammar, noMatches, overlapsSkipped, patternUnparsable } from '../core/messages/ast-edit.js';
+import { computeTag } from '../core/tag.js';
+import { docText, parseDoc, serializeDoc, splitLines, type TextDoc } from '../core/text-doc.js';
+import { writeAtomicBatch } from '../io/atomic-batch.js';
+import type { Candidate } from '../io/expand-paths.js';
+import { currentStamp, readVerifiedBytes, sameStamp, type FileStamp } from '../io/read-batch.js';
+import { languageForPath, type LanguageInfo } from '../lang/registry.js';
+import { anyOpMayMatch, rewriteText, type RewriteOp } from '../lang/rewrite.js';
+import type { Engine } from './engine.js';
+
+/** Changed files locked, checked and written together (temp files, fsync, rename) ... */
+const WRITE_CHUNK = 32;
+/** ... and chunks in flight at once. */
+const WRITE_CHUNKS_IN_FLIGHT = 16;
+
+/** A file as read for a rewrite. */
+export interface Loaded {
+  bytes: Uint8Array;
+  doc: TextDoc;
+  /** LF text, BOM stripped (what tags, diffs and history use). */
+  text: string;
+  stamp: FileStamp;
+  binary: boolean;
+}
+
+async function load(engine: Engine, c: Candidate): Promise<Loaded> {
+  const { bytes, stamp } = await readVerifiedBytes(engine.guard, c.rp, 'write');
+  const doc = parseDoc(bytes);
+  return { bytes, doc, text: docText(doc), stamp, binary: bytes.subarray(0, 8192).includes(0) };
+}
+
+export interface Planned {
+  candidate: Candidate;
+  loaded?: Loaded;
+  /** Set when the file is to be written. */
+  next?: TextDoc;
+  /** The tag of the written text (set once written). */
+  tag?: string;
+  warnings: string[];
+}
+
+const rawOf = (doc: TextDoc) => doc.lines.map((l, i) => l + doc.endings[i]!).join('');
+
+/** Reads one candidate and computes its rewrite; null when there is nothing to report. */
+export async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp[], lang: LanguageInfo | undefined): Promise<Planned | null> {
+  const warnings: string[] = [];
+  if (!lang) return c.explicit ? { candidate: c, warnings: [noGrammar(c.rp.display)] } : null;
+  let loaded: Loaded;
+  try {
+    loaded = await load(engine, c);
+  } catch (e) {
+    if (toHashlineError(e).code === 'not_found') return null; // removed meanwhile
+    throw e;
+  }
+  if (loaded.binary) return c.explicit ? { candidate: c, loaded, warnings: [binaryFile(c.rp.display)] } : null;
+  const raw = rawOf(loaded.doc);
+  if (!c.explicit && !anyOpMayMatch(raw, ops)) return null;
+  const outcome = await rewriteText(lang, raw, loaded.doc.eol, ops, c.explicit);
+  for (const r of outcome.reports) {
+    if (r.patternError !== undefined) warnings.push(patternUnparsable(r.pat, lang.id, r.patternError));
+    else if (r.matches === 0 && c.explicit) warnings.push(noMatches(r.pat));
+    if (r.overlapLines.length > 0) warnings.push(overlapsSkipped(r.pat, r.overlapLines));
+  }
+  if (outcome.raw === raw) return warnings.length > 0 ? { candidate: c, loaded, warnings } : null;
+  const marker = generatedMarker(loaded.text);
+  if (marker !== null) return { candidate: c, loaded, warnings: [generatedRefusal(c.rp.display, marker)] };
+  const { lines, endings } = splitLines(outcome.raw);
+  const next: TextDoc = { bom: loaded.doc.bom, lines, endings, eol: loaded.doc.eol, utf8: loaded.doc.utf8 };
+  return { candidate: c, loaded, next, warnings };
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && Buffer.compare(a, b) === 0;
+
+/** Under the chunk's locks: re-plans files changed since they were read, writes, records history. */
+async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly RewriteOp[], signal: AbortSignal, written: string[], failed: Array<{ path: string; error: HashlineError }>): Promise<void> {
+  await engine.locks.withLocks(chunk.map((p) => p.candidate.rp.real), async () => {
+    for (const p of chunk) {
+      const now = currentStamp(p.candidate.rp.real);
+      if (now !== null && sameStamp(now, p.loaded!.stamp)) continue;
+      const fresh = await load(engine, p.candidate).catch(() => null);
+      if (fresh !== null && sameBytes(fresh.bytes, p.loaded!.bytes)) continue;
+      const again = fresh === null ? null : await plan(engine, p.candidate, ops, languageForPath(p.candidate.rp.lexical));
+      p.warnings = [changedDuringRewrite(p.candidate.rp.display), ...(again?.warnings ?? [])];
+      if (again?.loaded) p.loaded = again.loaded;
+      if (again?.next) p.next = again.next;
+      else delete p.next;
+    }
+    if (signal.aborted) throw new HashlineError('aborted', 'aborted');
+    const todo = chunk.filter((p) => p.next !== undefined);
+    const outcome = await writeAtomicBatch(engine.guard, todo.map((p) => ({ rp: p.candidate.rp, data: serializeDoc(p.next!) })), { signal });
+    const ok = new Set(outcome.written.map((rp) => rp.real));
+    for (const p of todo) {
+      if (!ok.has(p.candidate.rp.real)) continue;
+      written.push(p.candidate.rp.display);
+      // the replaced text becomes the newest version before the new one, so that fs_rollback ""
+      // undoes exactly this rewrite
+      engine.history.record(p.candidate.rp.real, p.loaded!.text);
+      engine.history.reanchor(p.candidate.rp.real, p.loaded!.text);
+      const after = docText(p.next!);
+      p.tag = engine.history.record(p.candidate.rp.real, after) ?? computeTag(after);
+    }
+    for (const f of outcome.failed) {
+      failed.push({ path: f.rp.display, error: f.error });
+      const p = todo.find((x) => x.candidate.rp.real === f.rp.real);
+      if (p) delete p.next;
+    }
+  }, { signal });
+}
+
+/**
+ * Takes planned files as they come and commits the changed ones in chunks while planning goes on,
+ * so parsing and disk waits overlap. Each chunk takes its own locks (sorted), so chunks never wait
+ * on each other while holding locks.
+ */
+export class Committer {
+  readonly written: string[] = [];
+  private readonly failed: Array<{ path: string; error: HashlineError }> = [];
+  private buffer: Planned[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private error: unknown;
+  private closed = false;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly ops: readonly RewriteOp[],
+    private readonly signal: AbortSignal,
+  ) {}
+
+  private launch(): void {
+    const chunk = this.buffer;
+    this.buffer = [];
+    if (chunk.length === 0) return;
+    const p: Promise<void> = commitChunk(this.engine, chunk, this.ops, this.signal, this.written, this.failed)
+      .catch((e: unknown) => {
+        this.error ??= e;
+      })
+      .finally(() => this.inFlight.delete(p));
+    this.inFlight.add(p);
+  }
+
+  async add(p: Planned): Promise<void> {
+    if (p.next === undefined || this.closed) return;
+    this.buffer.push(p);
+    if (this.buffer.length < WRITE_CHUNK) return;
+    this.launch();
+    while (this.inFlight.size >= WRITE_CHUNKS_IN_FLIGHT) await Promise.race(this.inFlight);
+  }
+
+  /** Waits for every chunk; throws the first failure, naming the files that were written. */
+  async finish(failure?: unknown): Promise<void> {
+    this.closed = true;
+    if (failure === undefined) this.launch();
+    await Promise.all(this.inFlight);
+    const written = [...this.written].sort();
+    const already = `${written.length} file(s) were rewritten: ${written.join(', ') || 'none'}`;
+    const cause = failure ?? this.error;
+    if (cause !== undefined) {
+      const err = toHashlineError(cause);
+      if (written.length === 0) throw err;
+      throw new HashlineError(err.code, `${err.message}; ${already}`, { details: { ...err.details, written }, cause });
+    }
+    if (this.failed.length > 0) {
+      const first = this.failed[0]!;
+      throw new HashlineError(first.error.code, `fs_ast_edit: writing failed for ${this.failed.map((f) => `\`${f.path}\``).join(', ')} (${first.error.message}); ${already}`, {
+        details: { failed: this.failed.map((f) => ({ path: f.path, code: f.error.code })), written },
+      });
+    }
+  }
+}
