@@ -19,7 +19,7 @@ import {
   rangeBeyondEof,
   rangesGap,
 } from './messages/read.js';
-import { jsonEscapedBytesBound, ReplyBudget } from './reply-budget.js';
+import { jsonEscapedBytes, ReplyBudget } from './reply-budget.js';
 
 export const ELIDE_MIN_BLOCK_LINES = 24;
 export const ELIDE_KEEP_HEAD = 3;
@@ -138,7 +138,7 @@ export function renderWhole(src: LineSource, trailingEmpty: boolean, budget: Rep
   // bulk path: when the whole body surely fits, skip the per-line accounting
   const body: string[] = new Array(last);
   for (let n = 1; n <= last; n++) body[n - 1] = numbered(n, n > src.total ? '' : displayText(src.line(n)));
-  if (budget.takeBytes(2 * (jsonEscapedBytesBound(body.join('\n')) + 2 * last))) {
+  if (budget.takeBytes(2 * (jsonEscapedBytes(body.join('\n')) + 2 * last))) {
     return { body, seen: Array.from({ length: src.total }, (_, i) => i + 1), notices: [], warnings: [] };
   }
   const b = new Builder(budget, false);

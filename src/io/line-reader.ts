@@ -41,6 +41,12 @@ export interface ScanOptions {
 
 const TERMINATOR = /\r\n|\n|\r/g;
 
+/** A blank or tab before a newline or at the end: the tag's normalization has work to do. */
+function hasTrailingBlank(lf: string): boolean {
+  const last = lf.charCodeAt(lf.length - 1);
+  return lf.includes(' \n') || lf.includes('\t\n') || last === 0x20 || last === 0x09;
+}
+
 /** Feeds chunks in order; calls `onLine(n, content)` for each complete line. */
 export class LineSplitter {
   private readonly hasher = new Xxh32(0);
@@ -65,13 +71,14 @@ export class LineSplitter {
     this.utf8 &&= decoded.utf8;
     const text = decoded.text;
     // a segment ends with a terminator (or at EOF), so the tag's per-line normalization is local
-    this.hasher.update(encodeText(normalizeForTag(text.replace(/\r\n?/g, '\n'))));
+    const lf = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+    this.keep?.push(lf);
+    this.hasher.update(encodeText(hasTrailingBlank(lf) ? normalizeForTag(lf) : lf));
     let start = 0;
     TERMINATOR.lastIndex = 0;
     for (let m = TERMINATOR.exec(text); m !== null; m = TERMINATOR.exec(text)) {
       const line = text.slice(start, m.index);
       this.eol ??= m[0] as LineEnding;
-      this.keep?.push(line);
       this.onLine(++this.total, line);
       start = m.index + m[0].length;
       this.lastTerminated = true;
@@ -79,7 +86,6 @@ export class LineSplitter {
     if (start < text.length) {
       if (!atEof) throw new HashlineError('internal', 'line reader cut a segment inside a line');
       const line = text.slice(start);
-      this.keep?.push(line);
       this.onLine(++this.total, line);
       this.lastTerminated = false;
     }
@@ -112,7 +118,7 @@ export class LineSplitter {
     if (this.pending.length > 0) this.emit(Buffer.concat(this.pending), true);
     this.pending = [];
     const total = this.total;
-    const text = this.keep ? this.keep.join('\n') + (total > 0 && this.lastTerminated ? '\n' : '') : undefined;
+    const text = this.keep ? this.keep.join('') : undefined;
     return {
       total,
       trailingEmpty: total === 0 || this.lastTerminated,

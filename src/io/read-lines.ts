@@ -34,7 +34,21 @@ export interface CollectOptions {
 /** Small files are read with synchronous verified calls: one thread-pool hop each costs more. */
 const SYNC_READ_BYTES = 256 * 1024;
 
-function collector(options: CollectOptions): { kept: Map<number, string>; onLine: (n: number, content: string) => void } {
+function collector(options: CollectOptions): { kept: Map<number, string> | string[]; onLine: (n: number, content: string) => void } {
+  if (!options.want && options.maxLineUnits === undefined) {
+    // every line from the first, until the allowance is used: a plain array
+    const all: string[] = [''];
+    let usedAll = 0;
+    const cap = options.allowance ?? Number.POSITIVE_INFINITY;
+    return {
+      kept: all,
+      onLine: (_n, content) => {
+        if (usedAll > cap) return;
+        all.push(content);
+        usedAll += content.length + 8;
+      },
+    };
+  }
   const kept = new Map<number, string>();
   let used = 0;
   const allowance = options.allowance ?? Number.POSITIVE_INFINITY;
@@ -51,12 +65,16 @@ function collector(options: CollectOptions): { kept: Map<number, string>; onLine
   };
 }
 
+function lineOf(kept: Map<number, string> | string[]): (n: number) => string {
+  return Array.isArray(kept) ? (n) => kept[n] ?? '' : (n) => kept.get(n) ?? '';
+}
+
 export async function loadLines(guard: PathGuard, rp: ResolvedPath, options: CollectOptions = {}): Promise<LoadedLines> {
   const small = readVerifiedSync(guard, rp.real, rp.display, Math.min(SYNC_READ_BYTES, options.maxBytes ?? SYNC_READ_BYTES), options.scope ?? 'read');
   if (small) {
     const { kept, onLine } = collector(options);
     const scan = scanBytes(small.bytes, onLine, { keepTextUpTo: options.keepTextUpTo ?? 0 });
-    return { ...scan, size: small.bytes.length, line: (n: number) => kept.get(n) ?? '' };
+    return { ...scan, size: small.bytes.length, line: lineOf(kept) };
   }
   const vh = await openVerified(guard, rp, options.scope ?? 'read');
   try {
@@ -69,7 +87,7 @@ export async function loadLines(guard: PathGuard, rp: ResolvedPath, options: Col
     }
     const { kept, onLine } = collector(options);
     const scan = await scanLines(vh.handle, vh.size, onLine, { keepTextUpTo: options.keepTextUpTo ?? 0, signal: options.signal });
-    return { ...scan, size: vh.size, line: (n: number) => kept.get(n) ?? '' };
+    return { ...scan, size: vh.size, line: lineOf(kept) };
   } finally {
     await vh.handle.close();
   }
