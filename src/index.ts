@@ -40,6 +40,7 @@ export { printEditOps } from './core/edit/print.js';
 export { resolvePlan, checkConflicts } from './core/edit/plan.js';
 export { applyHunks, materialize, textLines } from './core/edit/apply.js';
 export { pieceDiff } from './core/edit/piece-diff.js';
+export { repairBalance } from './core/edit/balance-repair.js';
 export type { PieceDiff, DiffSide } from './core/edit/piece-diff.js';
 export type { EditOp, EditPlan, Hunk, Piece, BlockResolver } from './core/edit/ops.js';
 export { decideEdit } from './core/merge/recover.js';

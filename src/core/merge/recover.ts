@@ -10,6 +10,7 @@ import { HashlineError } from '../errors.js';
 import * as msg from '../messages/edit.js';
 import { applyHunks, isIdentity, textLines } from '../edit/apply.js';
 import { onlyHeadTail, type BlockResolver, type EditOp, type Hunk, type Piece } from '../edit/ops.js';
+import { repairBalance } from '../edit/balance-repair.js';
 import { anchorLines, resolvePlan } from '../edit/plan.js';
 import { lineMap } from './line-map.js';
 import { mismatchContext } from './mismatch.js';
@@ -49,8 +50,9 @@ export interface EditDecision {
   readonly hunks: readonly Hunk[];
 }
 
-function planOn(ops: readonly EditOp[], text: string, lines: readonly string[], resolveBlock: BlockResolver | undefined): Hunk[] {
-  return resolvePlan(ops, { lineCount: lines.length, text, resolveBlock });
+/** The plan resolved on a text, with the boundary-balance repair applied against its lines. */
+function planOn(ops: readonly EditOp[], text: string, lines: readonly string[], resolveBlock: BlockResolver | undefined) {
+  return repairBalance(lines, resolvePlan(ops, { lineCount: lines.length, text, resolveBlock }));
 }
 
 function unseenWarning(hunks: readonly Hunk[], seen: ReadonlySet<number>): string[] {
@@ -66,8 +68,8 @@ export function decideEdit(req: EditRequest): EditDecision {
   const newest = req.versions[req.versions.length - 1];
 
   const direct = (route: EditRoute, warnings: string[]): EditDecision => {
-    const hunks = planOn(req.ops, live.text, live.lines, req.resolveBlock);
-    return { pieces: applyHunks(live.lines, hunks), warnings, route, hunks };
+    const plan = planOn(req.ops, live.text, live.lines, req.resolveBlock);
+    return { pieces: applyHunks(live.lines, plan.hunks), warnings: [...warnings, ...plan.warnings], route, hunks: plan.hunks };
   };
 
   if (candidates.length === 0) {
@@ -81,7 +83,7 @@ export function decideEdit(req: EditRequest): EditDecision {
   for (const snap of candidates) {
     const snapLines = textLines(snap.text);
     // Line numbers (and blocks) refer to the snapshot the agent read.
-    const hunks = planOn(req.ops, snap.text, snapLines, req.resolveBlock);
+    const { hunks, warnings: repaired } = planOn(req.ops, snap.text, snapLines, req.resolveBlock);
     firstHunks ??= hunks;
     const replay = applyHunks(snapLines, hunks);
     if (isIdentity(snapLines.length, replay)) {
@@ -91,12 +93,12 @@ export function decideEdit(req: EditRequest): EditDecision {
     const moved = remapHunks(hunks, lineMap(snapLines, live.lines), live.lines.length);
     if (moved !== null) {
       const warning = isNewest ? msg.RECOVERED_PREVIOUS_READ : msg.RECOVERED_EARLIER_SNAPSHOT;
-      return { pieces: applyHunks(live.lines, moved), warnings: [warning, ...unseenWarning(hunks, snap.seen)], route: 'merge', hunks: moved };
+      return { pieces: applyHunks(live.lines, moved), warnings: [...repaired, warning, ...unseenWarning(hunks, snap.seen)], route: 'merge', hunks: moved };
     }
     if (!isNewest && snapLines.length === live.lines.length && anchorLines(hunks).every((n) => snapLines[n - 1] === live.lines[n - 1])) {
       return {
         pieces: applyHunks(live.lines, hunks),
-        warnings: [msg.RECOVERED_BY_REPLAY, ...unseenWarning(hunks, snap.seen)],
+        warnings: [...repaired, msg.RECOVERED_BY_REPLAY, ...unseenWarning(hunks, snap.seen)],
         route: 'chain',
         hunks,
       };

@@ -148,3 +148,11 @@ export function editBatchError(cause: string, appliedHeaders: readonly string[],
 
 export const NO_OPERATIONS =
   'no edit operations found. Write at least one hunk: `replace N..M:`, `delete N..M`, or `insert before|after|head|tail:`, with `+TEXT` body rows where needed.';
+
+export function balanceRepaired(line: number, action: 'dropped' | 'kept'): string {
+  const what =
+    action === 'dropped'
+      ? 'dropped 1 duplicated trailing payload line(s) already present below the range'
+      : 'kept 1 structural closing line(s) the range deleted without restating';
+  return `Auto-repaired a delimiter-balance mismatch in the replacement at line ${line}: ${what}. Issue the payload as the final desired content only — never restate or omit a closing bracket bordering the range.`;
+}
