@@ -25,20 +25,6 @@ export function jsonEscapedBytes(s: string): number {
   return n;
 }
 
-/**
- * An upper bound of jsonEscapedBytes for a long text, computed with native scans: UTF-8 length
- * plus one per quote or backslash plus five per control character (over-counting the two-byte
- * escapes of tab, newline and the like).
- */
-export function jsonEscapedBytesBound(s: string): number {
-  let extra = 0;
-  const quotes = s.match(/["\\]/g);
-  if (quotes) extra += quotes.length;
-  const controls = s.match(/[\u0000-\u001f]/g);
-  if (controls) extra += 5 * controls.length;
-  return Buffer.byteLength(s, 'utf8') + extra;
-}
-
 export class ReplyBudget {
   readonly limit: number;
   private left: number;
