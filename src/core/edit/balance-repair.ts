@@ -40,7 +40,7 @@ export function repairBalance(lines: readonly string[], hunks: readonly Hunk[]):
     const delta = balance(h.rows) - balance(replaced(lines, h));
     const last = h.rows[h.rows.length - 1]!;
     const below = lines[h.end];
-    if (delta === -1 && h.rows.length >= 2 && below !== undefined && CLOSER_ONLY.test(last) && last.trim() === below.trim()) {
+    if (delta === -1 && h.rows.length >= 2 && below !== undefined && CLOSER_ONLY.test(last) && last === below) {
       warnings.push(msg.balanceRepaired(h.start, 'dropped'));
       return { ...h, rows: h.rows.slice(0, -1) };
     }

@@ -46,3 +46,10 @@ test('no repair: balanced payloads, plans that balance across hunks, or more tha
   for (const ops of cases) assert.deepEqual(edit(ops).warnings, [], ops);
   assert.equal(edit(cases[1]!).text, ['function f() {', '  a();', '  // end', '  return 1;', '}', ''].join('\n'));
 });
+
+test('a closing row indented differently from the line below is the agent fixing the file, not a repeat', () => {
+  const broken = ['function f() {', '  if (x) {', '    return 1;', '}', ''].join('\n');
+  const r = edit('replace 3:\n+    return 1;\n+  }', broken);
+  assert.deepEqual(r.warnings, []);
+  assert.equal(r.text, ['function f() {', '  if (x) {', '    return 1;', '  }', '}', ''].join('\n'));
+});
