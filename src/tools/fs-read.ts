@@ -129,8 +129,9 @@ async function readFile(engine: Engine, rp: ResolvedPath, t: TargetArgs, budget:
   }
   if (t.line !== undefined) {
     const lang = languageForPath(rp.display) ?? languageForPath(rp.real);
+    if (!lang) return whole(blockNotResolved(t.line, rp.display));
     const loaded = await loadForParse(engine.guard, rp, signal);
-    const tree = lang ? parseCached(lang, loaded.text) : null;
+    const tree = parseCached(lang, loaded.text);
     const span = tree ? resolveBlockInTree(tree.root(), loaded.text, t.line) : null;
     if (!span) return whole(blockNotResolved(t.line, rp.display));
     const r = renderBlock(textSource(loaded.text), span, budget);
