@@ -31,7 +31,7 @@ const scenarioArb = fc.record({
 });
 
 /** Builds ops and the expected lines in one walk over the file (the model: plain list building). */
-function build(s: fc.RecordValue<{ lines: string[]; choices: Choice[]; head: string[] | undefined; tail: string[] | undefined; seed: number }>) {
+function build(s: { lines: string[]; choices: Choice[]; head: string[] | undefined; tail: string[] | undefined; seed: number }) {
   const ops: EditOp[] = [];
   const model: string[] = [];
   if (s.head) {
