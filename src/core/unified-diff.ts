@@ -10,7 +10,10 @@ export function unifiedDiff(path: string, before: string, after: string): string
   const patch = structuredPatch(path, path, before, after, '', '', { context: DIFF_CONTEXT_LINES });
   const out = [`--- ${path}`, `+++ ${path}`];
   for (const h of patch.hunks) {
-    out.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
+    // As GNU diff: an empty side names the line before the change (0 at the top of the file).
+    const oldStart = h.oldLines === 0 ? h.oldStart - 1 : h.oldStart;
+    const newStart = h.newLines === 0 ? h.newStart - 1 : h.newStart;
+    out.push(`@@ -${oldStart},${h.oldLines} +${newStart},${h.newLines} @@`);
     out.push(...h.lines);
   }
   return out.join('\n') + '\n';
