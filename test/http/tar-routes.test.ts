@@ -2,6 +2,7 @@
 // as links and never followed, block-listed members left out, caps, and the statuses of the spec.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -81,6 +82,28 @@ describe('GET /v1/fs/tar', () => {
     const r = await d.call('/v1/fs/tar');
     assert.equal(r.status, 400);
     assert.equal(await r.text(), 'path query parameter is required');
+  });
+});
+
+describe('GET /v1/fs/tar of long names and large files', () => {
+  test('a 200-character path (pax) and a 3 MiB file survive; system tar reads the archive', async () => {
+    const longName = `${'n'.repeat(120)}/${'m'.repeat(79)}.txt`;
+    const large = Buffer.alloc(3 * 1024 * 1024 + 123, 7);
+    const d = await startDaemon({ files: { [`t/${longName}`]: 'long\n', 't/large.bin': large } });
+    try {
+      const r = await d.call(`/v1/fs/tar?${q({ path: 't' })}`);
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      const members = await listTar(bytes);
+      const byPath = new Map(members.map((m) => [m.path.replace(/^\.\//, ''), m]));
+      assert.equal(byPath.get(longName)?.body, 'long\n');
+      assert.equal(byPath.get('large.bin')?.body.length, large.length);
+      const tarFile = path.join(d.sandbox.base, 'out.tar');
+      await fsp.writeFile(tarFile, bytes);
+      const listed = execFileSync('tar', ['-tf', tarFile], { encoding: 'utf8' }).split('\n');
+      assert.ok(listed.includes(`./${longName}`), listed.join(','));
+    } finally {
+      await d.close();
+    }
   });
 });
 
