@@ -155,8 +155,8 @@ export function renderWhole(src: LineSource, trailingEmpty: boolean, budget: Rep
 /** Exact line ranges, in the order given (not merged), as the reference renders them. */
 export function renderRanges(src: LineSource, ranges: readonly LineSpanRange[], budget: ReplyBudget): Rendered {
   const total = src.total;
-  // a single requested line is shown whole, so the truncation notice's advice leads somewhere
-  const single = ranges.length === 1 && ranges[0]!.start === Math.min(ranges[0]!.end, total);
+  // a request for exactly one line ("N-N") shows it whole, so the truncation notice's advice leads somewhere
+  const single = ranges.length === 1 && ranges[0]!.start === ranges[0]!.end;
   const b = new Builder(budget, !single);
   let prevEnd: number | undefined;
   outer: for (const { start, end } of ranges) {

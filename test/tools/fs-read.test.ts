@@ -218,3 +218,18 @@ test('a whole read of a 12 MB file stops at the reply limit and says how to cont
     await sb.cleanup();
   }
 });
+
+test('a line_range of one line shows a long line whole; a wider range cuts it', async () => {
+  const long = 'L'.repeat(5000);
+  const sb = await makeSandbox({ 'l.txt': `a\n${long}\n` });
+  try {
+    const engine = await engineFor(sb.root);
+    const [one, wide, clamped] = await read(engine, { path: 'l.txt', line_range: '2-2' }, { path: 'l.txt', line_range: '1-2' }, { path: 'l.txt', line_range: '2-9' });
+    assert.equal(one!.content.split('\n')[1], `2| ${long}`);
+    assert.equal(wide!.content.split('\n')[2], `2| ${'L'.repeat(197)}...`);
+    assert.equal(clamped!.content.split('\n')[1], `2| ${'L'.repeat(197)}...`);
+    assert.equal(clamped!.content.split('\n')[2], msg.TRUNCATED_NOTICE);
+  } finally {
+    await sb.cleanup();
+  }
+});
