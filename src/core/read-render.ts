@@ -31,6 +31,8 @@ export interface LineSource {
   readonly total: number;
   /** Line `n` (1-based, 1..total) without its terminator. */
   line(n: number): string;
+  /** True when the file is known to be valid UTF-8 (no escaped bytes to show as U+FFFD). */
+  readonly utf8?: boolean;
 }
 
 export interface Rendered {
@@ -137,7 +139,8 @@ export function renderWhole(src: LineSource, trailingEmpty: boolean, budget: Rep
   const last = trailingEmpty ? src.total + 1 : src.total;
   // bulk path: when the whole body surely fits, skip the per-line accounting
   const body: string[] = new Array(last);
-  for (let n = 1; n <= last; n++) body[n - 1] = numbered(n, n > src.total ? '' : displayText(src.line(n)));
+  const show = src.utf8 === true ? (x: string) => x : displayText;
+  for (let n = 1; n <= last; n++) body[n - 1] = numbered(n, n > src.total ? '' : show(src.line(n)));
   if (budget.takeBytes(2 * (jsonEscapedBytes(body.join('\n')) + 2 * last))) {
     return { body, seen: Array.from({ length: src.total }, (_, i) => i + 1), notices: [], warnings: [] };
   }
