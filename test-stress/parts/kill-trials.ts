@@ -36,9 +36,11 @@ export interface KillTrialsReport {
   byMode: Record<string, number>;
   opsCompleted: number;
   torn: number;
+  tornByMode: Record<string, number>;
   tornSamples: string[];
   unexpected: number;
   unexpectedSamples: string[];
+  /** Distinct temp files seen right after the kills. */
   tempsAfterKill: number;
   straysAfterRestart: number;
   strayAfterRestartSamples: string[];
@@ -238,8 +240,9 @@ const httpPut = daemonMode(
 
 const tarMembers = ['m0.txt', 'm1.txt', 'sub/m2.txt', 'sub/m3.txt'];
 const archives: Buffer[] = [];
+export const TAR_MODE = 'http PUT /v1/fs/tar';
 const httpTar = daemonMode(
-  'http PUT /v1/fs/tar',
+  TAR_MODE,
   async (dir, allowed) => {
     archives.length = 0;
     for (const m of tarMembers) {
@@ -289,6 +292,7 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
     byMode: {},
     opsCompleted: 0,
     torn: 0,
+    tornByMode: {},
     tornSamples: [],
     unexpected: 0,
     unexpectedSamples: [],
@@ -322,6 +326,7 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
       await m.prepare(dir, allowed.get(m.name)!);
     }
     const strays = new Set<string>();
+    const tempsSeen = new Set<string>();
     const dirOf = (m: Mode) => path.join(base, m.name.replace(/[^a-z0-9_]+/gi, '-'));
     const runTrial = async (m: Mode, delayMs: number): Promise<void> => {
       const dir = dirOf(m);
@@ -336,7 +341,8 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
       await h.cleanup();
       void loopError;
       const scan = await scanTree(dir);
-      report.tempsAfterKill += scan.temps.length;
+      for (const t of scan.temps) tempsSeen.add(`${m.name}/${t}`);
+      report.tempsAfterKill = tempsSeen.size;
       for (const [rel, hash] of scan.files) {
         const set = al.get(rel);
         if (!set) {
@@ -344,6 +350,7 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
           if (report.unexpectedSamples.length < 5) report.unexpectedSamples.push(`${m.name}: ${rel}`);
         } else if (!set.has(hash)) {
           report.torn++;
+          report.tornByMode[m.name] = (report.tornByMode[m.name] ?? 0) + 1;
           if (report.tornSamples.length < 5) report.tornSamples.push(`${m.name}: ${rel}`);
         }
       }
