@@ -15,6 +15,11 @@ import type { PathGuard, ResolvedPath } from './path-guard.js';
 export interface BatchWrite {
   readonly rp: ResolvedPath;
   readonly data: Uint8Array;
+  /**
+   * The target's mode, when the caller has just checked (under its lock) that the target is the
+   * regular file it read; the target is then not examined again. Otherwise it is lstat'ed here.
+   */
+  readonly mode?: number;
 }
 
 export interface BatchWriteOutcome {
@@ -69,14 +74,20 @@ function openAnchor(guard: PathGuard, dir: string, display: string): Anchor {
 /** Creates and fills the temporary file of `p` (not yet synced). */
 async function writeTemp(p: Pending): Promise<void> {
   const { rp, data } = p.item;
-  const st = await fsp.lstat(`${p.anchor.prefix}/${path.basename(rp.real)}`);
-  if (st.isSymbolicLink()) throw new HashlineError('link_swapped', linkSwapped(rp.display));
-  if (st.isDirectory()) throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`);
-  if (!st.isFile()) throw new HashlineError('not_regular_file', `\`${rp.display}\` is not a regular file`);
+  let mode = p.item.mode;
+  let owner: { uid: number; gid: number } | undefined;
+  if (mode === undefined || process.getuid?.() === 0) {
+    const st = await fsp.lstat(`${p.anchor.prefix}/${path.basename(rp.real)}`);
+    if (st.isSymbolicLink()) throw new HashlineError('link_swapped', linkSwapped(rp.display));
+    if (st.isDirectory()) throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`);
+    if (!st.isFile()) throw new HashlineError('not_regular_file', `\`${rp.display}\` is not a regular file`);
+    mode ??= st.mode;
+    owner = st;
+  }
   p.handle = await fsp.open(p.temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   await p.handle.write(data, 0, data.length, 0);
-  await p.handle.chmod(st.mode & 0o7777);
-  if (process.getuid?.() === 0 && (st.uid !== 0 || st.gid !== 0)) await p.handle.chown(st.uid, st.gid).catch(() => undefined);
+  await p.handle.chmod(mode & 0o7777);
+  if (owner && (owner.uid !== 0 || owner.gid !== 0)) await p.handle.chown(owner.uid, owner.gid).catch(() => undefined);
 }
 
 async function discard(p: Pending): Promise<void> {

@@ -26,13 +26,14 @@ export interface Loaded {
   /** LF text, BOM stripped (what tags, diffs and history use). */
   text: string;
   stamp: FileStamp;
+  mode: number;
   binary: boolean;
 }
 
 async function load(engine: Engine, c: Candidate): Promise<Loaded> {
-  const { bytes, stamp } = await readVerifiedBytes(engine.guard, c.rp, 'write');
+  const { bytes, stamp, mode } = await readVerifiedBytes(engine.guard, c.rp, 'write');
   const doc = parseDoc(bytes);
-  return { bytes, doc, text: docText(doc), stamp, binary: bytes.subarray(0, 8192).includes(0) };
+  return { bytes, doc, text: docText(doc), stamp, mode, binary: bytes.subarray(0, 8192).includes(0) };
 }
 
 export interface Planned {
@@ -93,7 +94,7 @@ async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly Rewri
     }
     if (signal.aborted) throw new HashlineError('aborted', 'aborted');
     const todo = chunk.filter((p) => p.next !== undefined);
-    const outcome = await writeAtomicBatch(engine.guard, todo.map((p) => ({ rp: p.candidate.rp, data: serializeDoc(p.next!) })), { signal });
+    const outcome = await writeAtomicBatch(engine.guard, todo.map((p) => ({ rp: p.candidate.rp, data: serializeDoc(p.next!), mode: p.loaded!.mode })), { signal });
     const ok = new Set(outcome.written.map((rp) => rp.real));
     for (const p of todo) {
       if (!ok.has(p.candidate.rp.real)) continue;
