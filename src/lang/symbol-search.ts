@@ -19,7 +19,9 @@ import { findSymbol, hasDefinitions, type SymbolMatch } from './symbols.js';
 /** Files larger than this are not searched (nor cached). */
 export const MAX_SEARCH_FILE_BYTES = 2 * 1024 * 1024;
 /** Cached bytes are dropped, least recently used first, past this total. */
-const MAX_CACHED_BYTES = 256 * 1024 * 1024;
+const MAX_CACHED_BYTES = 128 * 1024 * 1024;
+/** Candidate files parsed at once. */
+const PARSE_BATCH = 16;
 /** The event loop is released after this long of synchronous work. */
 const SLICE_MS = 8;
 
@@ -98,12 +100,15 @@ export interface SearchProblem {
 
 const yieldLoop = () => new Promise<void>((r) => setImmediate(r));
 
-/** Every file under `dirReal` that defines `name`, in walk order. */
+/**
+ * The files under `dirReal` that define `name`, in walk order; with `limit`, the search may stop
+ * once that many files matched, leaving other candidates unparsed (the caller says the list was cut).
+ */
 export async function searchSymbol(
   guard: PathGuard,
   dirReal: string,
   name: string,
-  options: { signal?: AbortSignal | undefined } = {},
+  options: { signal?: AbortSignal | undefined; limit?: number } = {},
 ): Promise<{ hits: SymbolHit[]; problems: SearchProblem[] }> {
   const needle = Buffer.from(name, 'utf8');
   const pending: Array<{ i: number; lang: LanguageInfo; entry: Entry }> = [];
@@ -144,21 +149,28 @@ export async function searchSymbol(
       results[i] = { display: guard.display(real), message: (e as Error).message };
     }
   }
-  // parse the candidates in parallel (ast-grep parses off the main thread)
-  await Promise.all(
-    pending.map(async ({ i, lang, entry }) => {
+  // parse the candidates a few at a time in walk order (ast-grep parses off the main thread), and
+  // stop once `limit` files matched
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  let found = results.filter((r) => r !== null && 'match' in r).length;
+  for (let at = 0; at < pending.length && found < limit; at += PARSE_BATCH) {
+    if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted');
+    await Promise.all(pending.slice(at, at + PARSE_BATCH).map(async ({ i, lang, entry }) => {
       const real = files[i]!;
       const display = guard.display(real);
       try {
         const file = decode(entry);
         const match = findSymbol(lang, await parseAsync(lang.id as Lang, file.text), name);
         entry.matches.set(name, match);
-        if (match) results[i] = { real, display, file, match };
+        if (match) {
+          results[i] = { real, display, file, match };
+          found++;
+        }
       } catch (e) {
         results[i] = { display, message: (e as Error).message };
       }
-    }),
-  );
+    }));
+  }
   const hits: SymbolHit[] = [];
   const problems: SearchProblem[] = [];
   for (const r of results) {

@@ -71,7 +71,7 @@ async function isDirectory(engine: Engine, rp: ResolvedPath): Promise<boolean> {
 
 async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget: ReplyBudget, signal: AbortSignal): Promise<ReadResult[]> {
   if (await isDirectory(engine, rp)) {
-    const { hits, problems } = await searchSymbol(engine.guard, rp.real, name, { signal });
+    const { hits, problems } = await searchSymbol(engine.guard, rp.real, name, { signal, limit: MAX_BATCH_FILES + 1 });
     const out: ReadResult[] = problems.map((p) => warningResult(p.display, p.message));
     let shown = 0;
     for (const h of hits) {
