@@ -318,6 +318,10 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
       if (built) modes.push(m);
       else report.notBuilt.push(`${m.name} (${what} not built yet)`);
     }
+    // STRESS_KILL_MODES=tar,fs_edit keeps the modes whose names contain one of the words.
+    const only = process.env.STRESS_KILL_MODES?.split(',').filter(Boolean);
+    if (only) modes.splice(0, modes.length, ...modes.filter((m) => only.some((w) => m.name.includes(w))));
+    if (modes.length === 0) throw new Error(`STRESS_KILL_MODES=${process.env.STRESS_KILL_MODES} matches no mode that is built`);
     const allowed = new Map<string, Allowed>();
     for (const m of modes) {
       const dir = path.join(base, m.name.replace(/[^a-z0-9_]+/gi, '-'));
@@ -345,7 +349,11 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
       report.tempsAfterKill = tempsSeen.size;
       for (const [rel, hash] of scan.files) {
         const set = al.get(rel);
-        if (!set) {
+        if (process.env.STRESS_DEBUG && set && !set.has(hash)) {
+        const st = await fsp.stat(path.join(dir, rel));
+        process.stderr.write(`torn: ${m.name} ${rel} ${st.size} bytes\n`);
+      }
+      if (!set) {
           report.unexpected++;
           if (report.unexpectedSamples.length < 5) report.unexpectedSamples.push(`${m.name}: ${rel}`);
         } else if (!set.has(hash)) {
