@@ -44,8 +44,14 @@ export interface KillTrialsReport {
   tempsAfterKill: number;
   straysAfterRestart: number;
   strayAfterRestartSamples: string[];
+  /** hashline-spool-* folders that appeared in the temp dir during the trials (bodies of killed PUT /v1/fs/tar). */
+  spoolDirsLeft: number;
   notBuilt: string[];
   cli: string;
+}
+
+async function spoolDirs(): Promise<Set<string>> {
+  return new Set((await fsp.readdir(os.tmpdir())).filter((n) => n.startsWith('hashline-spool-')));
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -299,6 +305,7 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
     tempsAfterKill: 0,
     straysAfterRestart: 0,
     strayAfterRestartSamples: [],
+    spoolDirsLeft: 0,
     notBuilt: [],
     cli: cliArgs().includes('tsx') ? 'source (tsx)' : 'dist',
   };
@@ -329,6 +336,7 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
       allowed.set(m.name, new Map());
       await m.prepare(dir, allowed.get(m.name)!);
     }
+    const spoolsBefore = await spoolDirs();
     const strays = new Set<string>();
     const tempsSeen = new Set<string>();
     const dirOf = (m: Mode) => path.join(base, m.name.replace(/[^a-z0-9_]+/gi, '-'));
@@ -383,6 +391,7 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
       await s.close();
     }
     report.straysAfterRestart = strays.size;
+    report.spoolDirsLeft = [...(await spoolDirs())].filter((n) => !spoolsBefore.has(n)).length;
     report.opsCompleted = opsCompleted;
     return report;
   } finally {
