@@ -44,7 +44,12 @@ async function main(): Promise<void> {
     if (only && !only.includes(w.id)) continue;
     const t0 = Date.now();
     log(`workload ${w.id} ...`);
-    const got = await w.run(ctx);
+    let got: Row[];
+    try {
+      got = await w.run(ctx);
+    } catch (e) {
+      got = [{ id: w.id, title: w.id, issue: 0, status: 'failed', unit: '', direction: 'lower', anchorName: '—', goal: { kind: 'absolute', bound: 'max', value: 0, text: '—' }, note: (e as Error)?.message?.split('\n')[0] ?? String(e) }];
+    }
     rows.push(...got);
     log(`workload ${w.id}: ${got.map((r) => `${r.id} ${r.status}`).join(', ')} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   }

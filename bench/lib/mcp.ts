@@ -24,7 +24,7 @@ export async function connectStdio(command: string, args: string[], cwd: string)
   await client.connect(transport);
   return {
     client,
-    call: async (name, a) => (await client.callTool({ name, arguments: a }, undefined, { timeout: 600_000 })) as CallToolResult,
+    call: async (name, a) => (await client.callTool({ name, arguments: a }, undefined, { timeout: 180_000 })) as CallToolResult,
     close: () => client.close(),
     pid: () => transport.pid,
     stderr: () => err,
