@@ -115,24 +115,23 @@ export class TreeTarStream extends Readable {
   /** Header blocks for one entry (and opens a file's content), or null when it is gone or changed. */
   private begin(e: TreeEntry, parts: Buffer[]): number {
     const name = e.rel === '' ? './' : `./${e.rel}`;
-    let st;
-    try {
-      st = lstatSync(e.abs);
-    } catch {
-      return 0;
-    }
+    if (e.kind === 'file') return this.beginFile(e, name, parts);
+    const st = lstatSync(e.abs, { throwIfNoEntry: false });
+    if (st === undefined) return 0;
     if (e.kind === 'dir') {
       if (!st.isDirectory()) return 0;
       const blocks = headerBlocks({ path: `${name.replace(/\/$/, '')}/`, mode: st.mode & 0o7777, size: 0, type: 'Directory' });
       parts.push(...blocks);
       return blocks.length * 512;
     }
-    if (e.kind === 'link') {
-      if (!st.isSymbolicLink()) return 0;
-      const blocks = headerBlocks({ path: name, mode: st.mode & 0o7777, size: 0, mtime: st.mtime, type: 'SymbolicLink', linkpath: readlinkSync(e.abs) });
-      parts.push(...blocks);
-      return blocks.length * 512;
-    }
+    if (!st.isSymbolicLink()) return 0;
+    const blocks = headerBlocks({ path: name, mode: st.mode & 0o7777, size: 0, mtime: st.mtime, type: 'SymbolicLink', linkpath: readlinkSync(e.abs) });
+    parts.push(...blocks);
+    return blocks.length * 512;
+  }
+
+  /** A file's header, its content left open; O_NOFOLLOW + fstat stand in for an lstat. */
+  private beginFile(e: TreeEntry, name: string, parts: Buffer[]): number {
     let fd: number;
     try {
       fd = openSync(e.abs, OPEN_FLAGS);
