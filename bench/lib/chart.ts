@@ -17,11 +17,13 @@ function advantage(r: Row): { adv: number; goal: number } | null {
 
 export function chartSvg(rows: Row[], m: Machine): string {
   const ratioRows = rows.filter((r) => r.goal.kind === 'ratio');
+  const absRows = rows.filter((r) => r.goal.kind === 'absolute');
   const W = 900;
   const labelW = 360;
   const barH = 22;
   const top = 50;
-  const H = top + ratioRows.length * (barH + 8) + 40;
+  const chartH = top + ratioRows.length * (barH + 8) + 40;
+  const H = chartH + (absRows.length ? 30 + absRows.length * 18 : 0);
   const min = 0.05;
   const max = 20;
   const span = W - labelW - 30;
@@ -32,8 +34,8 @@ export function chartSvg(rows: Row[], m: Machine): string {
   out.push(`<text x="10" y="20" font-size="14" font-weight="bold">hashline vs anchors: times better than the anchor (log scale; right is better)</text>`);
   out.push(`<text x="10" y="38" fill="#555">${esc(`${m.date.slice(0, 10)}, ${m.cores} cores, ${m.memoryGiB} GiB, node ${m.node}. Bar: hashline; tick: goal. Grey: not measured.`)}</text>`);
   for (const t of [0.1, 0.25, 0.5, 1, 2, 4, 10]) {
-    out.push(`<line x1="${x(t)}" y1="${top - 4}" x2="${x(t)}" y2="${H - 30}" stroke="${t === 1 ? '#333' : '#ddd'}"/>`);
-    out.push(`<text x="${x(t)}" y="${H - 16}" text-anchor="middle" fill="#555">${t}×</text>`);
+    out.push(`<line x1="${x(t)}" y1="${top - 4}" x2="${x(t)}" y2="${chartH - 30}" stroke="${t === 1 ? '#333' : '#ddd'}"/>`);
+    out.push(`<text x="${x(t)}" y="${chartH - 16}" text-anchor="middle" fill="#555">${t}×</text>`);
   }
   ratioRows.forEach((r, i) => {
     const y = top + i * (barH + 8);
@@ -49,6 +51,13 @@ export function chartSvg(rows: Row[], m: Machine): string {
     out.push(`<rect x="${x0}" y="${y}" width="${w}" height="${barH}" fill="${r.met ? '#3a9d5d' : '#d0453a'}"/>`);
     out.push(`<line x1="${x(a.goal)}" y1="${y - 2}" x2="${x(a.goal)}" y2="${y + barH + 2}" stroke="#000" stroke-width="2"/>`);
     out.push(`<text x="${Math.max(x0 + w, x(1)) + 4}" y="${y + 15}">${a.adv.toFixed(2)}×</text>`);
+  });
+  if (absRows.length) out.push(`<text x="10" y="${chartH + 12}" font-weight="bold">Absolute goals</text>`);
+  absRows.forEach((r, i) => {
+    const y = chartH + 32 + i * 18;
+    const v = r.hashline === undefined ? r.status : `${r.hashline.toFixed(r.hashline >= 100 ? 0 : 2)} ${r.unit}`;
+    const met = r.status !== 'measured' ? r.status : r.met ? 'met' : 'not met';
+    out.push(`<text x="10" y="${y}">${esc(`${r.title}: ${v} (goal ${r.goal.text}) `)}<tspan fill="${r.met ? '#3a9d5d' : '#d0453a'}" font-weight="bold">${esc(met)}</tspan></text>`);
   });
   out.push('</svg>');
   return `${out.join('\n')}\n`;
