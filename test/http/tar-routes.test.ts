@@ -183,6 +183,18 @@ describe('PUT /v1/fs/tar', () => {
     });
   }
 
+  test('below the disk reserve → 507, nothing written', async () => {
+    const e = await startDaemon({ limits: { diskReserveBytes: Number.MAX_SAFE_INTEGER } });
+    try {
+      const r = await e.call(`/v1/fs/tar?${q({ path: path.join(e.sandbox.root, 'x') })}`, { method: 'PUT', body: rawTar([{ name: 'a', type: '0', content: 'x' }]) });
+      assert.equal(r.status, 507);
+      assert.match(await r.text(), /^refusing to write x: \d+ bytes available on the target filesystem, below the \d+ byte reserve$/);
+      assert.deepEqual(await fsp.readdir(e.sandbox.root), []);
+    } finally {
+      await e.close();
+    }
+  });
+
   test('a body over the limit → 413', async () => {
     const r = await put(path.join(d.sandbox.root, 'huge'), rawTar([{ name: 'a', type: '0', content: 'x'.repeat(100 * 1024) }]));
     assert.equal(r.status, 413);
