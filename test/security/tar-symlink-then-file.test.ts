@@ -60,6 +60,18 @@ test('a link already on disk pointing out: a member under it is refused', async 
   }
 });
 
+test('a member under a block-listed path → 403, nothing written', async () => {
+  const e = await startDaemon({ block: ['private'] });
+  try {
+    await assertRefusedUntouched(e, rawTar([{ name: 'ok.txt', type: '0', content: 'x' }, { name: 'private/key', type: '0', content: 'k' }]), {
+      status: 403,
+      body: /^permission denied: `private\/key` — path is in blocklist$/,
+    });
+  } finally {
+    await e.close();
+  }
+});
+
 test('symlinks that stay inside are kept as links', async () => {
   const archive = rawTar([
     { name: 'ok/', type: '5' },
