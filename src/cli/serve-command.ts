@@ -4,6 +4,7 @@
 // so one cut short leaves no torn file), close MCP sessions and exit 0.
 
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { HashlineError } from '../core/errors.js';
 import { isLoopbackHost } from '../http/host-check.js';
 import type { HttpLimits } from '../http/limits.js';
@@ -89,7 +90,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
       },
     },
   };
-  const stdioConfig = { mcpServers: { hashline: { command: 'npx', args: ['hashline', 'mcp', '--root', engine.guard.root] } } };
+  const cli = path.resolve(process.argv[1] ?? 'dist/cli/main.js');
+  const stdioConfig = { mcpServers: { hashline: { command: 'node', args: [cli, 'mcp', '--root', engine.guard.root] } } };
   process.stdout.write(
     [
       `hashline ${engine.guard.root}: serving on ${url}`,
