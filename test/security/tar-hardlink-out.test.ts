@@ -48,3 +48,12 @@ test('a hard link to a member inside is extracted', async () => {
   const [a, b] = await Promise.all([fsp.stat(path.join(d.sandbox.root, 'hl/f.txt')), fsp.stat(path.join(d.sandbox.root, 'hl/g.txt'))]);
   assert.equal(a.ino, b.ino);
 });
+
+test('a file already in the root hard-linked to an outside file: extracting over it leaves the outside file unchanged', async () => {
+  const inside = path.join(d.sandbox.root, 'hardlinked.txt');
+  await fsp.link(path.join(d.sandbox.outside, 'secret.txt'), inside);
+  const r = await d.call(`/v1/fs/tar?${q({ path: d.sandbox.root })}`, { method: 'PUT', body: rawTar([{ name: 'hardlinked.txt', type: '0', content: 'replaced\n' }]) });
+  assert.equal(r.status, 204, await r.text());
+  assert.equal(await fsp.readFile(inside, 'utf8'), 'replaced\n');
+  assert.equal(await fsp.readFile(path.join(d.sandbox.outside, 'secret.txt'), 'utf8'), 'TOP SECRET\n');
+});
