@@ -187,6 +187,34 @@ describe('PUT /v1/fs/file', () => {
   });
 });
 
+describe('an upload cut short', () => {
+  test('the client goes away mid-body: no file, no temporary file, the old content kept', async () => {
+    const d = await startDaemon({ files: { 'kept.txt': 'old\n' } });
+    try {
+      for (const target of ['kept.txt', 'fresh.txt']) {
+        const ac = new AbortController();
+        let pulls = 0;
+        const body = new ReadableStream<Uint8Array>({
+          async pull(c) {
+            if (pulls++ < 3) c.enqueue(new Uint8Array(64 * 1024).fill(65));
+            else {
+              ac.abort();
+              await new Promise((r) => setTimeout(r, 50));
+            }
+          },
+        });
+        await assert.rejects(d.call(`/v1/fs/file?${q({ path: target })}`, { method: 'PUT', body, signal: ac.signal }));
+        for (let i = 0; i < 50 && (await tempFiles(d.sandbox.root)).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+        assert.deepEqual(await tempFiles(d.sandbox.root), []);
+      }
+      assert.equal(await fsp.readFile(path.join(d.sandbox.root, 'kept.txt'), 'utf8'), 'old\n');
+      await assert.rejects(fsp.access(path.join(d.sandbox.root, 'fresh.txt')));
+    } finally {
+      await d.close();
+    }
+  });
+});
+
 describe('disk reserve', () => {
   test('below the reserve → 507 with the spec text, nothing left', async () => {
     const d = await startDaemon({ limits: { diskReserveBytes: Number.MAX_SAFE_INTEGER } });
