@@ -1,11 +1,12 @@
-// The structural rewrite of one text: each op's pattern is matched on the LF text (parsed off the
-// main thread with parseAsync), matches are ordered outermost first, a match that overlaps one
+// The structural rewrite of one text: each op's pattern is matched on the LF text (small texts are
+// parsed in place, yielding to the event loop every few milliseconds; large ones off the main thread
+// with parseAsync, so the thread pool stays free for the disk), matches are ordered outermost first, a match that overlaps one
 // already taken is skipped and reported (ast-grep's commitEdits would drop it without a word),
 // the template is rendered with ast-grep's semantics, and the edits are mapped back onto the text
 // as it is on disk, so every untouched line keeps its own ending and new lines get the file's.
 // Ops apply in order, each to the result of the one before. Offsets are UTF-16 code units.
 
-import { parseAsync, type SgNode } from '@ast-grep/napi';
+import { parse, parseAsync, type SgNode, type SgRoot } from '@ast-grep/napi';
 import { HashlineError } from '../core/errors.js';
 import { splitLines } from '../core/text-doc.js';
 import { compilePattern, patternWords, type Matcher } from './pattern-context.js';
@@ -128,6 +129,21 @@ function wordsOf(pat: string): readonly string[] {
   return w;
 }
 
+/** Texts up to this many UTF-16 code units are parsed on the calling thread (well under a millisecond each). */
+const SYNC_PARSE_LIMIT = 64 * 1024;
+/** The longest the event loop is held by parsing before it gets a turn. */
+const SLICE_MS = 8;
+let sliceStart = performance.now();
+
+async function parseText(langId: string, text: string): Promise<SgRoot> {
+  if (text.length > SYNC_PARSE_LIMIT) return parseAsync(langId, text);
+  if (performance.now() - sliceStart > SLICE_MS) {
+    await new Promise<void>((r) => setImmediate(r));
+    sliceStart = performance.now();
+  }
+  return parse(langId, text);
+}
+
 /** True when the text may hold a match: every word of the pattern occurs in it. */
 function mayMatch(words: readonly string[], text: string): boolean {
   return words.every((w) => text.includes(w));
@@ -141,7 +157,7 @@ async function runOp(lang: LanguageInfo, raw: string, eol: string, op: RewriteOp
   if (!compiled.ok) return { raw, report: { ...none, patternError: compiled.reason } };
   const { lf, toRaw } = offsetMapper(raw);
   if (!mayMatch(compiled.words, lf)) return { raw, report: none };
-  const root = (await parseAsync(lang.id, lf)).root();
+  const root = (await parseText(lang.id, lf)).root();
   const seen = new Set<string>();
   const found: Array<{ node: SgNode; start: number; end: number }> = [];
   for (const m of compiled.matchers as Matcher[]) {
