@@ -39,7 +39,14 @@ function outputSchemaFor(tool: ToolDefinition): JsonSchema {
       additionalProperties: false,
     };
   }
-  return { ...own, properties: { ...(own.properties ?? {}), error }, required: own.required ?? [] };
+  // A result is either the tool's own shape or a coded error: the tool's required fields apply
+  // unless `error` is there.
+  const { required, ...rest } = own;
+  return {
+    ...rest,
+    properties: { ...(own.properties ?? {}), error },
+    ...(required && required.length > 0 ? { anyOf: [{ required }, { required: ['error'] }] } : {}),
+  };
 }
 
 function errorPayload(e: HashlineError) {

@@ -82,6 +82,22 @@ test('unknown argument keys are refused with a coded error', async () => {
   assert.match(textOf(r), /invalid_arguments/);
 });
 
+test('coded error results of every family validate against the advertised output schemas', async () => {
+  // The SDK client validates structuredContent against outputSchema; a mismatch would throw here.
+  const calls: Array<[string, Record<string, unknown>, string]> = [
+    ['fs_read', { targets: [], extra: 1 }, 'invalid_arguments'],
+    ['fs_rollback', { path: 'a.txt', hash: '' }, 'history_missing'],
+    ['fs_ast_edit', { ops: [], paths: ['a.txt'] }, 'invalid_arguments'],
+    ['file_hash', { filePaths: [] }, 'invalid_arguments'],
+  ];
+  for (const [name, args, code] of calls) {
+    const r = await mcp.call(name, args);
+    assert.equal(r.isError, true, name);
+    const sc = r.structuredContent as { error?: { code: string }; ok?: boolean };
+    assert.equal(sc.error?.code, code, name);
+  }
+});
+
 test('a request over the message limit gets a clear error and the session goes on', async () => {
   const huge = 'x'.repeat(9 * 1024 * 1024);
   await assert.rejects(mcp.call('file_hash', { filePaths: [huge] }), /exceeds the 8 MiB message limit/);
