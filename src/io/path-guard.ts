@@ -3,7 +3,7 @@
 // caught) and checks the real path against the same policy. What is then opened is checked again
 // by io/open-verified.ts.
 
-import { promises as fsp } from 'node:fs';
+import { lstatSync, promises as fsp, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { HashlineError } from '../core/errors.js';
 import { symlinkEscape } from '../core/messages/guard.js';
@@ -43,9 +43,12 @@ export interface ResolvedPath {
 
 const MAX_LINK_HOPS = 40;
 
-async function lstatOrNull(p: string) {
+// Resolution uses synchronous lstat/readlink: each is a few microseconds, and a path costs one
+// per component; a thread-pool round trip per component costs far more under load. What is
+// finally opened is verified again through its descriptor.
+function lstatOrNull(p: string) {
   try {
-    return await fsp.lstat(p);
+    return lstatSync(p);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -69,7 +72,7 @@ export async function resolveReal(abs: string): Promise<{ real: string; exists: 
       continue;
     }
     const next = done === '/' ? `/${part}` : `${done}/${part}`;
-    const st = await lstatOrNull(next);
+    const st = lstatOrNull(next);
     if (st === null) {
       const rest = [part, ...pending];
       // A missing component: nothing below it can be a link, but `..` may still climb out of it.
@@ -79,7 +82,7 @@ export async function resolveReal(abs: string): Promise<{ real: string; exists: 
       if (++hops > MAX_LINK_HOPS) {
         throw new HashlineError('symlink_escape', `too many levels of symbolic links resolving \`${abs}\``);
       }
-      const target = await fsp.readlink(next);
+      const target = readlinkSync(next);
       // Components of the target are resolved one by one, so `..` climbs real directories.
       if (path.posix.isAbsolute(target)) done = '/';
       pending = [...target.split('/').filter((p) => p !== ''), ...pending];
@@ -174,7 +177,7 @@ export class PathGuard {
       }
       throw verdictError(input, realVerdict);
     }
-    const st = await lstatOrNull(lexical);
+    const st = lstatOrNull(lexical);
     lexical = normalizeLexical(lexical, '/');
     return {
       input,
