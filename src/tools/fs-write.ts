@@ -75,7 +75,10 @@ async function writeOne(engine: Engine, input: string, raw: string, resolved: Re
     }
     if (newMode !== undefined) warnings.push(MADE_EXECUTABLE);
     const written = docText(doc);
-    engine.history.record(rp.real, written);
+    // The agent wrote every line of this text, so every line counts as seen for later edits.
+    if (engine.history.record(rp.real, written) !== null) {
+      engine.history.markSeen(rp.real, written, Array.from({ length: doc.lines.length }, (_, i) => i + 1));
+    }
     return warned(display, warnings, computeTag(written));
   });
 }
