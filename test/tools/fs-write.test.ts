@@ -149,3 +149,20 @@ test('writing through an in-bounds link writes its target and keeps the link', a
     await sb.cleanup();
   }
 });
+
+test('lines written by fs_write count as seen: a stale edit on them merges without the unseen-anchor warning', async () => {
+  const { fsEditTool } = await import('../../src/tools/fs-edit.js');
+  const sb = await makeSandbox();
+  const engine = await engineFor(sb.root);
+  const text = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+  const [w] = await write(engine, { path: 'w.txt', text });
+  // someone else changes the top of the file
+  await fsp.writeFile(path.join(sb.root, 'w.txt'), `new first line\n${text}`);
+  const out = await fsEditTool.run(engine, { targets: [{ path: 'w.txt', file_hash: w!.file_hash, ops: 'replace 15:\n+line fifteen' }] }, call());
+  assert.equal(out.isError, undefined);
+  const r = (out.structured as { results: Array<{ warnings: string[] }> }).results[0]!;
+  assert.ok(r.warnings.some((x) => x.startsWith('Recovered from a stale file hash')), r.warnings.join('|'));
+  assert.ok(!r.warnings.some((x) => x.includes('were not surfaced')), r.warnings.join('|'));
+  assert.match(await fsp.readFile(path.join(sb.root, 'w.txt'), 'utf8'), /^new first line\n(.*\n){14}line fifteen\n/);
+  await sb.cleanup();
+});
