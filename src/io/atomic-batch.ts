@@ -2,10 +2,11 @@
 // io/atomic-write.ts (each parent directory opened once without following links and verified, all
 // names resolved through its descriptor; a temporary file per target with the target's mode and
 // owner; fsync; rename; fsync of the directory) but in phases, each run concurrently: write every
-// temporary file, fsync them, rename them, then fsync each directory once.
+// temporary file, fsync them, rename them, then fsync each directory once. Only the calls that may
+// wait on the disk (create, fsync, rename) go to the thread pool; writing into the page cache,
+// chmod and close are made in place.
 
-import { closeSync, constants, openSync, promises as fsp, readlinkSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fchmodSync, fchownSync, fsync, open, openSync, promises as fsp, readlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
@@ -44,8 +45,12 @@ interface Pending {
   item: BatchWrite;
   anchor: Anchor;
   temp: string;
-  handle: FileHandle | undefined;
+  fd: number | undefined;
 }
+
+const openAsync = (file: string, flags: number, mode: number) =>
+  new Promise<number>((resolve, reject) => open(file, flags, mode, (e, fd) => (e ? reject(e) : resolve(fd))));
+const fsyncAsync = (fd: number) => new Promise<void>((resolve, reject) => fsync(fd, (e) => (e ? reject(e) : resolve())));
 
 function openAnchor(guard: PathGuard, dir: string, display: string): Anchor {
   let fd: number;
@@ -84,16 +89,33 @@ async function writeTemp(p: Pending): Promise<void> {
     mode ??= st.mode;
     owner = st;
   }
-  p.handle = await fsp.open(p.temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  await p.handle.write(data, 0, data.length, 0);
-  await p.handle.chmod(mode & 0o7777);
-  if (owner && (owner.uid !== 0 || owner.gid !== 0)) await p.handle.chown(owner.uid, owner.gid).catch(() => undefined);
+  const fd = await openAsync(p.temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  p.fd = fd;
+  let off = 0;
+  while (off < data.length) off += writeSync(fd, data, off, data.length - off, off);
+  fchmodSync(fd, mode & 0o7777);
+  if (owner && (owner.uid !== 0 || owner.gid !== 0)) {
+    try {
+      fchownSync(fd, owner.uid, owner.gid);
+    } catch {
+      // keeping the owner is best effort
+    }
+  }
+}
+
+function closeFd(p: Pending): void {
+  const fd = p.fd;
+  p.fd = undefined;
+  if (fd === undefined) return;
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
 }
 
 async function discard(p: Pending): Promise<void> {
-  const h = p.handle;
-  p.handle = undefined;
-  await h?.close().catch(() => undefined);
+  closeFd(p);
   await fsp.unlink(p.temp).catch(() => undefined);
 }
 
@@ -136,7 +158,7 @@ export async function writeAtomicBatch(guard: PathGuard, items: readonly BatchWr
         await fail(item, e);
         continue;
       }
-      pending.push({ item, anchor, temp: `${anchor.prefix}/${path.basename(tempNameFor(item.rp.real))}`, handle: undefined });
+      pending.push({ item, anchor, temp: `${anchor.prefix}/${path.basename(tempNameFor(item.rp.real))}`, fd: undefined });
     }
     const keep = async (phase: (p: Pending) => Promise<void>) => {
       const ok = new Set<Pending>();
@@ -152,12 +174,10 @@ export async function writeAtomicBatch(guard: PathGuard, items: readonly BatchWr
       if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted');
     };
     await keep(writeTemp);
-    if (durable) await keep((p) => p.handle!.sync());
+    if (durable) await keep((p) => fsyncAsync(p.fd!));
     const touched = new Set<Anchor>();
     await keep(async (p) => {
-      const h = p.handle!;
-      p.handle = undefined;
-      await h.close();
+      closeFd(p);
       await fsp.rename(p.temp, `${p.anchor.prefix}/${path.basename(p.item.rp.real)}`);
       touched.add(p.anchor);
     });
