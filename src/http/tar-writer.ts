@@ -93,13 +93,54 @@ function headerBlocks(data: HeaderData): Buffer[] {
 
 const padding = (size: number) => (512 - (size % 512)) % 512;
 
+const TYPE_FLAG = { File: '0', SymbolicLink: '2', Directory: '5' } as const;
+const MAX_OCTAL_11 = 8 ** 11;
+
+function octal(buf: Buffer, off: number, width: number, value: number): void {
+  buf.write(value.toString(8).padStart(width - 1, '0'), off, width - 1, 'latin1');
+  buf[off + width - 1] = 0;
+}
+
+/**
+ * Writes the header of one member at `off`: a plain ustar block when the names fit (the common
+ * case, written in place), else npm `tar`'s pax encoding. Returns the bytes written.
+ */
+function writeHeader(buf: Buffer, off: number, type: keyof typeof TYPE_FLAG, name: string, mode: number, size: number, mtimeMs: number, linkname = ''): number {
+  const nameLen = Buffer.byteLength(name);
+  const linkLen = Buffer.byteLength(linkname);
+  if (nameLen > 100 || linkLen > 100 || size >= MAX_OCTAL_11) {
+    let n = 0;
+    const data: HeaderData = { path: name, mode, size, type, ...(type === 'Directory' ? {} : { mtime: new Date(mtimeMs) }), ...(linkname ? { linkpath: linkname } : {}) };
+    for (const b of headerBlocks(data)) n += b.copy(buf, off + n);
+    return n;
+  }
+  buf.fill(0, off, off + 512);
+  buf.write(name, off, 100, 'utf8');
+  octal(buf, off + 100, 8, mode);
+  octal(buf, off + 108, 8, 0);
+  octal(buf, off + 116, 8, 0);
+  octal(buf, off + 124, 12, size);
+  octal(buf, off + 136, 12, type === 'Directory' ? 0 : Math.floor(mtimeMs / 1000));
+  buf.fill(0x20, off + 148, off + 156);
+  buf.write(TYPE_FLAG[type], off + 156, 1, 'latin1');
+  if (linkname) buf.write(linkname, off + 157, 100, 'utf8');
+  buf.write('ustar\u000000', off + 257, 8, 'latin1');
+  let sum = 0;
+  for (let i = off; i < off + 512; i++) sum += buf[i]!;
+  buf.write(`${sum.toString(8).padStart(6, '0')}\u0000 `, off + 148, 8, 'latin1');
+  return 512;
+}
+
 interface OpenFile {
   fd: number;
   size: number;
   pos: number;
 }
 
-/** The archive of a walked tree, produced on demand. */
+/** Room kept past a batch for one member's headers (pax names up to PATH_MAX) and padding. */
+const SLACK = 16 * 1024;
+
+/** The archive of a walked tree, produced on demand into one buffer per batch. */
 export class TreeTarStream extends Readable {
   private next = 0;
   private file: OpenFile | null = null;
@@ -112,26 +153,22 @@ export class TreeTarStream extends Readable {
     super({ highWaterMark: BATCH_BYTES });
   }
 
-  /** Header blocks for one entry (and opens a file's content), or null when it is gone or changed. */
-  private begin(e: TreeEntry, parts: Buffer[]): number {
+  /** Writes one entry's header at `off` (and opens a file's content); 0 when it is gone or changed. */
+  private begin(e: TreeEntry, buf: Buffer, off: number): number {
     const name = e.rel === '' ? './' : `./${e.rel}`;
-    if (e.kind === 'file') return this.beginFile(e, name, parts);
+    if (e.kind === 'file') return this.beginFile(e, name, buf, off);
     const st = lstatSync(e.abs, { throwIfNoEntry: false });
     if (st === undefined) return 0;
     if (e.kind === 'dir') {
       if (!st.isDirectory()) return 0;
-      const blocks = headerBlocks({ path: `${name.replace(/\/$/, '')}/`, mode: st.mode & 0o7777, size: 0, type: 'Directory' });
-      parts.push(...blocks);
-      return blocks.length * 512;
+      return writeHeader(buf, off, 'Directory', `${name.replace(/\/$/, '')}/`, st.mode & 0o7777, 0, 0);
     }
     if (!st.isSymbolicLink()) return 0;
-    const blocks = headerBlocks({ path: name, mode: st.mode & 0o7777, size: 0, mtime: st.mtime, type: 'SymbolicLink', linkpath: readlinkSync(e.abs) });
-    parts.push(...blocks);
-    return blocks.length * 512;
+    return writeHeader(buf, off, 'SymbolicLink', name, st.mode & 0o7777, 0, st.mtimeMs, readlinkSync(e.abs));
   }
 
   /** A file's header, its content left open; O_NOFOLLOW + fstat stand in for an lstat. */
-  private beginFile(e: TreeEntry, name: string, parts: Buffer[]): number {
+  private beginFile(e: TreeEntry, name: string, buf: Buffer, off: number): number {
     let fd: number;
     try {
       fd = openSync(e.abs, OPEN_FLAGS);
@@ -145,68 +182,63 @@ export class TreeTarStream extends Readable {
         closeSync(fd);
         return 0;
       }
-      const blocks = headerBlocks({ path: name, mode: fst.mode & 0o7777, size: fst.size, mtime: fst.mtime, type: 'File' });
-      parts.push(...blocks);
       this.file = { fd, size: fst.size, pos: 0 };
-      return blocks.length * 512;
+      return writeHeader(buf, off, 'File', name, fst.mode & 0o7777, fst.size, fst.mtimeMs);
     } catch (err) {
       closeSync(fd);
       throw err;
     }
   }
 
-  /** Up to `room` bytes of the open file's content (zero-filled if it shrank), then its padding. */
-  private continueFile(parts: Buffer[], room: number): number {
+  /** Reads the open file's content into `buf` from `off` (zero-filled if it shrank), then its padding. */
+  private continueFile(buf: Buffer, off: number): number {
     const f = this.file!;
-    const want = Math.min(f.size - f.pos, Math.max(room, 64 * 1024));
+    const want = Math.min(f.size - f.pos, buf.length - 512 - off);
     let n = 0;
-    if (want > 0) {
-      const buf = Buffer.allocUnsafe(want);
-      while (n < want) {
-        const got = readSync(f.fd, buf, n, want - n, f.pos + n);
-        if (got === 0) {
-          buf.fill(0, n);
-          n = want;
-          break;
-        }
-        n += got;
+    while (n < want) {
+      const got = readSync(f.fd, buf, off + n, want - n, f.pos + n);
+      if (got === 0) {
+        buf.fill(0, off + n, off + want);
+        break;
       }
-      parts.push(buf);
-      f.pos += want;
+      n += got;
     }
-    if (f.pos < f.size) return n;
+    f.pos += want;
+    if (f.pos < f.size) return want;
     const pad = padding(f.size);
-    if (pad > 0) parts.push(Buffer.alloc(pad));
+    buf.fill(0, off + want, off + want + pad);
     closeSync(f.fd);
     this.file = null;
-    return n + pad;
+    return want + pad;
   }
 
   override _read(): void {
     if (this.finished) return;
-    const parts: Buffer[] = [];
-    let bytes = 0;
+    const buf = Buffer.allocUnsafe(BATCH_BYTES + SLACK);
+    let off = 0;
     let members = 0;
     try {
-      while (bytes < BATCH_BYTES && members < BATCH_MEMBERS) {
+      while (off < BATCH_BYTES && members < BATCH_MEMBERS) {
         if (this.file) {
-          bytes += this.continueFile(parts, BATCH_BYTES - bytes);
+          off += this.continueFile(buf, off);
           continue;
         }
-        const e = this.entries[this.next++];
+        const e = this.entries[this.next];
         if (!e) {
-          parts.push(Buffer.alloc(1024));
+          buf.fill(0, off, off + 1024);
+          off += 1024;
           this.finished = true;
           break;
         }
+        this.next++;
         members++;
-        bytes += this.begin(e, parts);
+        off += this.begin(e, buf, off);
       }
     } catch (err) {
       this.destroy(err as Error);
       return;
     }
-    this.push(parts.length === 1 ? parts[0] : Buffer.concat(parts));
+    this.push(buf.subarray(0, off));
     if (this.finished) this.push(null);
   }
 
