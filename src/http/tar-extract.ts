@@ -1,4 +1,4 @@
-// PUT /v1/fs/tar: the body is spooled to a private temp file (byte limit → 413, a truncated body →
+// PUT /v1/fs/tar: the body is spooled to a private, already unlinked temp file (byte limit → 413, a truncated body →
 // 400), the whole archive is listed and checked against the rules of tar-rules.ts (nothing is
 // written when any member is refused), then extracted with npm `tar` (`preservePaths: false`, no
 // owners) through a filter that masks modes and re-checks, right before each member, that its
@@ -8,12 +8,11 @@
 // process could swap a parent for a symlink; the window is one member wide. Extraction is not
 // atomic as a whole: a failure mid-way (disk full) can leave the members already written.
 
-import { createWriteStream, lstatSync, promises as fsp, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, promises as fsp, readlinkSync, realpathSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Readable } from 'node:stream';
 import { extract as tarExtract, list as tarList, type ReadEntry } from 'tar';
 import { HashlineError, isHashlineError } from '../core/errors.js';
 import { permissionDenied } from '../core/messages/guard.js';
@@ -33,17 +32,55 @@ import type { HttpLimits } from './limits.js';
 import { assertDeclaredLength, limitedBody } from './request-body.js';
 import { ArchiveCheck, MODE_MASK } from './tar-rules.js';
 
-/** Writes the request body to a new private temp file; returns its directory and path. */
-async function spool(req: IncomingMessage, limit: number): Promise<{ dir: string; file: string }> {
+/**
+ * Writes the request body to a private temp file that is unlinked as soon as it is open, so a
+ * daemon killed mid-upload leaves nothing behind; the open handle is the only way to it.
+ */
+async function spool(req: IncomingMessage, limit: number): Promise<FileHandle> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'hashline-spool-'));
-  const file = path.join(dir, 'body.tar');
+  let handle: FileHandle;
   try {
-    await pipeline(Readable.from(limitedBody(req, limit)), createWriteStream(file, { flags: 'wx', mode: 0o600 }));
-    return { dir, file };
-  } catch (e) {
+    handle = await fsp.open(path.join(dir, 'body.tar'), 'wx+', 0o600);
+  } finally {
     await fsp.rm(dir, { recursive: true, force: true });
+  }
+  try {
+    let pos = 0;
+    for await (const chunk of limitedBody(req, limit)) {
+      await handle.write(chunk, 0, chunk.length, pos);
+      pos += chunk.length;
+    }
+    return handle;
+  } catch (e) {
+    await handle.close();
     throw e;
   }
+}
+
+interface TarSink extends NodeJS.EventEmitter {
+  write(chunk: Buffer): boolean;
+  end(): unknown;
+}
+
+/** Streams the spooled archive into a node-tar parser or unpacker; resolves on `done`. */
+async function feed(handle: FileHandle, sink: TarSink, done: 'end' | 'close'): Promise<void> {
+  const finished = new Promise<void>((resolve, reject) => {
+    sink.on('error', reject);
+    sink.on(done, () => resolve());
+  });
+  finished.catch(() => undefined);
+  let pos = 0;
+  for (;;) {
+    const buf = Buffer.allocUnsafe(256 * 1024);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
+    if (bytesRead === 0) break;
+    pos += bytesRead;
+    if (!sink.write(buf.subarray(0, bytesRead))) {
+      await Promise.race([new Promise((r) => sink.once('drain', r)), finished]);
+    }
+  }
+  sink.end();
+  await finished;
 }
 
 /** The on-disk link lookup of tar-rules: targets inside the root become relative to the link's directory. */
@@ -71,12 +108,11 @@ function policy(guard: PathGuard, root: string) {
 }
 
 /** Lists and checks the whole archive; throws the first refusal, or `malformed_body`. */
-async function preScan(file: string, root: string, guard: PathGuard, limits: HttpLimits): Promise<void> {
+async function preScan(spooled: FileHandle, root: string, guard: PathGuard, limits: HttpLimits): Promise<void> {
   const check = new ArchiveCheck({ maxMembers: limits.maxTarMembers, maxBytes: limits.maxTarBytes }, diskLinks(root), policy(guard, root));
   let refusal: unknown;
   try {
-    await tarList({
-      file,
+    const parser = tarList({
       strict: true,
       onReadEntry: (entry: ReadEntry) => {
         if (refusal !== undefined) return;
@@ -86,7 +122,8 @@ async function preScan(file: string, root: string, guard: PathGuard, limits: Htt
           refusal = e;
         }
       },
-    });
+    }) as unknown as TarSink;
+    await feed(spooled, parser, 'end');
   } catch (e) {
     if (refusal === undefined) throw new HashlineError('malformed_body', MALFORMED_BODY, { cause: e });
   }
@@ -116,14 +153,13 @@ export async function extractTarFromRequest(engine: Engine, limits: HttpLimits, 
   if (rp.exists && !(await fsp.lstat(root)).isDirectory()) throw new HashlineError('not_a_directory', PATH_NOT_DIRECTORY);
   assertDeclaredLength(req, limits.maxBodyBytes);
   await assertDiskReserve(root, rp.display, limits.diskReserveBytes);
-  let spooled: { dir: string; file: string } | undefined;
+  let spooled: FileHandle | undefined;
   try {
     spooled = await spool(req, limits.maxBodyBytes);
-    await preScan(spooled.file, root, engine.guard, limits);
+    await preScan(spooled, root, engine.guard, limits);
     if (!rp.exists) await fsp.mkdir(root, { recursive: true });
     let refusal: HashlineError | undefined;
-    await tarExtract({
-      file: spooled.file,
+    const unpack = tarExtract({
       cwd: root,
       strict: true,
       preservePaths: false,
@@ -140,7 +176,8 @@ export async function extractTarFromRequest(engine: Engine, limits: HttpLimits, 
         if (typeof e.mode === 'number') e.mode &= MODE_MASK;
         return true;
       },
-    }).catch((e: unknown) => {
+    }) as unknown as TarSink;
+    await feed(spooled, unpack, 'close').catch((e: unknown) => {
       if (isHashlineError(e)) throw e;
       const code = (e as { code?: string }).code;
       if (code === 'TAR_SYMLINK_ERROR') throw new HashlineError('tar_member_refused', (e as Error).message, { cause: e });
@@ -150,6 +187,6 @@ export async function extractTarFromRequest(engine: Engine, limits: HttpLimits, 
     if (refusal) throw refusal;
   } finally {
     if (!req.complete) req.resume();
-    if (spooled) await fsp.rm(spooled.dir, { recursive: true, force: true });
+    await spooled?.close().catch(() => undefined);
   }
 }
