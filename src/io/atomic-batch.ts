@@ -26,6 +26,17 @@ export interface BatchWrite {
 export interface BatchWriteOutcome {
   readonly written: readonly ResolvedPath[];
   readonly failed: ReadonlyArray<{ rp: ResolvedPath; error: HashlineError }>;
+  /** The directories that had a file renamed into them. */
+  readonly directories: readonly string[];
+}
+
+/** fsyncs each directory once (best effort: some file systems refuse fsync on directories). */
+export async function syncDirectories(dirs: Iterable<string>, concurrency = 32): Promise<void> {
+  await pool([...new Set(dirs)], concurrency, async (dir) => {
+    const h = await fsp.open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW).catch(() => null);
+    await h?.sync().catch(() => undefined);
+    await h?.close().catch(() => undefined);
+  });
 }
 
 export interface BatchWriteOptions {
@@ -34,6 +45,11 @@ export interface BatchWriteOptions {
   durable?: boolean;
   /** Files in flight at once in each phase (default 32). */
   concurrency?: number;
+  /**
+   * fsync the parent directories here (default: when durable). A caller writing many small
+   * batches passes false and calls syncDirectories once with every outcome's `directories`.
+   */
+  syncDirectories?: boolean;
 }
 
 interface Anchor {
@@ -175,22 +191,16 @@ export async function writeAtomicBatch(guard: PathGuard, items: readonly BatchWr
     };
     await keep(writeTemp);
     if (durable) await keep((p) => fsyncAsync(p.fd!));
-    const touched = new Set<Anchor>();
+    const touched = new Set<string>();
     await keep(async (p) => {
       closeFd(p);
       await fsp.rename(p.temp, `${p.anchor.prefix}/${path.basename(p.item.rp.real)}`);
-      touched.add(p.anchor);
+      touched.add(path.dirname(p.item.rp.real));
     });
     const written = pending.map((p) => p.item.rp);
     pending = [];
-    if (durable) {
-      await pool([...touched], limit, async (a) => {
-        const h = await fsp.open(a.prefix, constants.O_RDONLY | constants.O_DIRECTORY).catch(() => null);
-        await h?.sync().catch(() => undefined);
-        await h?.close().catch(() => undefined);
-      });
-    }
-    return { written, failed };
+    if (durable && options.syncDirectories !== false) await syncDirectories(touched, limit);
+    return { written, failed, directories: [...touched] };
   } finally {
     await Promise.all(pending.map(discard));
     for (const a of anchors.values()) {
