@@ -9,6 +9,7 @@ import { HashlineError, toHashlineError } from '../core/errors.js';
 import { LineSlicer, lineWindow, sliceLines, type LineWindow, type LineWindowQuery } from '../core/line-window.js';
 import { CANNOT_READ_FILE, NO_SUCH_FILE, PATH_IS_DIRECTORY, PATH_NOT_REGULAR } from '../core/messages/http.js';
 import { openVerified } from '../io/open-verified.js';
+import { readVerifiedSync } from '../io/read-verified-sync.js';
 import type { Engine } from '../tools/engine.js';
 
 /** Files up to this size are read in one call and sliced in memory. */
@@ -108,6 +109,18 @@ export async function readFileWindow(engine: Engine, query: LineWindowQuery): Pr
   const window = windowOrThrow(query);
   const rp = await engine.guard.resolve(query.path as string, 'read');
   if (!rp.exists) throw new HashlineError('not_found', NO_SUCH_FILE, { details: { path: rp.display } });
+  // Small regular files: one synchronous verified read (open, fstat, descriptor check, read, close
+  // cost microseconds each; five thread-pool round trips cost more than the whole read).
+  let small;
+  try {
+    small = readVerifiedSync(engine.guard, rp.real, rp.display, WHOLE_READ_BYTES);
+  } catch (e) {
+    throw readError(e);
+  }
+  if (small) {
+    const out = sliceLines(small.bytes, window);
+    return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  }
   let vh;
   try {
     vh = await openVerified(engine.guard, rp, 'read', 'file');

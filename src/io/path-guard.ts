@@ -60,9 +60,14 @@ function lstatOrNull(p: string) {
  * Resolves every symbolic link along `abs`, following dangling links lexically, and stops
  * resolving at the first missing component (the rest is appended as is).
  */
-export async function resolveReal(abs: string): Promise<{ real: string; exists: boolean }> {
+export async function resolveReal(abs: string, known?: { lexical: string; real: string }): Promise<{ real: string; exists: boolean }> {
   let pending = abs.split('/').filter((p) => p !== '');
   let done = '/';
+  if (known && known.lexical !== '/' && isWithin(abs, known.lexical)) {
+    // The root was resolved once at start: begin below it.
+    pending = abs.slice(known.lexical.length).split('/').filter((p) => p !== '');
+    done = known.real;
+  }
   let hops = 0;
   while (pending.length > 0) {
     const part = pending.shift()!;
@@ -169,7 +174,7 @@ export class PathGuard {
       verdict = decide(lexical, this.realPolicy, scope);
     }
     if (verdict.kind !== 'allowed') throw verdictError(input, verdict);
-    const { real, exists } = await resolveReal(lexical);
+    const { real, exists } = await resolveReal(lexical, { lexical: this.root, real: this.realRoot });
     const realVerdict = decide(real, this.realPolicy, scope);
     if (realVerdict.kind !== 'allowed') {
       if (real !== lexical && realVerdict.kind === 'denied' && realVerdict.code === 'path_outside_root') {
