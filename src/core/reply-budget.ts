@@ -8,6 +8,12 @@ import { MAX_READ_CONTENT_BYTES } from './config.js';
 /** The bytes `s` takes inside a JSON string, UTF-8 encoded. */
 export function jsonEscapedBytes(s: string): number {
   let n = 0;
+  // Fast path for ASCII: one byte each, plus one for each two-character escape, plus five for each \uXXXX.
+  if (/^[\x00-\x7f]*$/.test(s)) {
+    const short = s.match(/["\\\x08\x09\x0a\x0c\x0d]/g)?.length ?? 0;
+    const long = s.match(/[\x00-\x07\x0b\x0e-\x1f]/g)?.length ?? 0;
+    return s.length + short + 5 * long;
+  }
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x20) n += c === 0x09 || c === 0x0a || c === 0x0d || c === 0x08 || c === 0x0c ? 2 : 6;

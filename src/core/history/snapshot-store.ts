@@ -60,7 +60,9 @@ export class SnapshotStore {
 
   /** True when `text` can be kept (size limit, no NUL). */
   recordable(text: string): boolean {
-    return !text.includes('\0') && utf8Length(text) <= this.limits.maxSnapshotBytes;
+    if (text.includes('\0')) return false;
+    // No UTF-16 unit takes more than 3 UTF-8 bytes: count exactly only near the limit.
+    return text.length * 3 <= this.limits.maxSnapshotBytes || utf8Length(text) <= this.limits.maxSnapshotBytes;
   }
 
   /**
