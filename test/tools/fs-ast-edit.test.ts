@@ -237,3 +237,27 @@ test('in a sweep, an unparsable pattern is reported only for files holding its w
   assert.deepEqual(out.structured.results.map((r) => r.path), ['b.ts']);
   assert.match(out.structured.results[0]!.warnings[0]!, /does not parse/);
 });
+
+test('a file changed between planning and writing is rewritten from its new content, with a warning', async () => {
+  const { Committer, plan } = await import('../../src/tools/ast-edit-batch.js');
+  const { languageForPath } = await import('../../src/lang/registry.js');
+  const { sb, engine } = await setup({ 'c.ts': 'console.log(1);\n' });
+  const rp = await engine.guard.resolve('c.ts', 'write');
+  const ops = [LOG];
+  const planned = await plan(engine, { rp, explicit: true }, ops, languageForPath('c.ts'));
+  assert.ok(planned?.next);
+  await fsp.writeFile(path.join(sb.root, 'c.ts'), '// edited meanwhile\nconsole.log(2);\n');
+  const committer = new Committer(engine, ops, new AbortController().signal);
+  await committer.add(planned);
+  await committer.finish();
+  assert.equal(await read(sb, 'c.ts'), '// edited meanwhile\nlogger.debug(2);\n');
+  assert.match(planned.warnings[0]!, /changed on disk while it was being rewritten/);
+});
+
+test('a cancelled call stops with the coded error `aborted` and writes nothing', async () => {
+  const { sb, engine } = await setup({ 'a.ts': 'console.log(1);\n' });
+  const ac = new AbortController();
+  ac.abort();
+  await rejects(fsAstEditTool.run(engine, fsAstEditTool.input.parse({ ops: [LOG], paths: ['.'] }), { signal: ac.signal, progress: () => undefined }), 'aborted');
+  assert.equal(await read(sb, 'a.ts'), 'console.log(1);\n');
+});
