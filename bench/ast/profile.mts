@@ -1,4 +1,5 @@
-// One in-process rewrite of the 2,000-file tree under --cpu-prof, for finding hot spots.
+// One in-process rewrite of the 2,000-file tree, for finding hot spots. Run bench/ast/rewrite.ts first
+// (it generates the tree), then: node --import tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/ast/profile.mts
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { mergeConfig } from '../../src/core/config.js';

@@ -169,7 +169,8 @@ export class Committer {
     await Promise.all(this.inFlight);
     await syncDirectories(this.dirs);
     const written = [...this.written].sort();
-    const already = `${written.length} file(s) were rewritten: ${written.join(', ') || 'none'}`;
+    const shown = written.slice(0, 20).join(', ') + (written.length > 20 ? `, and ${written.length - 20} more` : '');
+    const already = `${written.length} file(s) were rewritten: ${shown || 'none'}`;
     const cause = failure ?? this.error;
     if (cause !== undefined) {
       const err = toHashlineError(cause);
