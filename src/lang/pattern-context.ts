@@ -12,7 +12,13 @@ import { isAvailable, type LanguageInfo } from './registry.js';
 export type Matcher = string | NapiConfig;
 
 export type CompiledPattern =
-  | { readonly ok: true; readonly matchers: readonly Matcher[]; readonly words: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly matchers: readonly Matcher[];
+      readonly words: readonly string[];
+      /** The pattern's trailing `;` is not part of the node it selects (a class field): a match takes the `;` after it. */
+      readonly takesSemicolon?: boolean;
+    }
   | { readonly ok: false; readonly reason: string };
 
 /**
@@ -26,14 +32,14 @@ const CONTEXTS: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
   csharp: [['class HashlineCtx {\nvoid hashlineCtx() {\n', '\n}\n}\n'], ['class HashlineCtx {\n', '\n}\n']],
   c: [['void hashlineCtx() {\n', '\n}\n']],
   cpp: [['void hashlineCtx() {\n', '\n}\n'], ['class HashlineCtx {\n', '\n};\n']],
-  kotlin: [['fun _() {\n', '\n}\n'], ['class _ {\n', '\n}\n']],
-  swift: [['func _() {\n', '\n}\n']],
-  scala: [['object _ {\ndef _() = {\n', '\n}\n}\n']],
-  dart: [['void _() {\n', '\n}\n'], ['class _ {\n', '\n}\n']],
-  php: [['<?php\n', '\n'], ['<?php\nfunction _() {\n', '\n}\n']],
-  typescript: [['class _ {\n', '\n}\n']],
-  tsx: [['class _ {\n', '\n}\n']],
-  javascript: [['class _ {\n', '\n}\n']],
+  kotlin: [['fun hashlineCtx() {\n', '\n}\n'], ['class HashlineCtx {\n', '\n}\n']],
+  swift: [['func hashlineCtx() {\n', '\n}\n']],
+  scala: [['object HashlineCtx {\ndef hashlineCtx() = {\n', '\n}\n}\n']],
+  dart: [['void hashlineCtx() {\n', '\n}\n'], ['class HashlineCtx {\n', '\n}\n']],
+  php: [['<?php\n', '\n'], ['<?php\nfunction hashlineCtx() {\n', '\n}\n']],
+  typescript: [['class HashlineCtx {\n', '\n}\n']],
+  tsx: [['class HashlineCtx {\n', '\n}\n']],
+  javascript: [['class HashlineCtx {\n', '\n}\n']],
 };
 
 /**
@@ -133,7 +139,13 @@ function tryDirect(langId: string, pat: string, exp: string): { ok: boolean; lev
   }
 }
 
-function tryContext(langId: string, pat: string, exp: string, before: string, after: string): { config: NapiConfig; level: Level } | null {
+interface ContextMatch {
+  config: NapiConfig;
+  level: Level;
+  takesSemicolon: boolean;
+}
+
+function tryContext(langId: string, pat: string, exp: string, before: string, after: string): ContextMatch | null {
   const context = before + pat + after;
   try {
     const root = parse(langId, context.split('$').join(exp)).root();
@@ -141,20 +153,22 @@ function tryContext(langId: string, pat: string, exp: string, before: string, af
     if (level === 2) return null;
     const lead = pat.length - pat.trimStart().length;
     const start = before.length + lead;
-    const end = before.length + pat.trimEnd().length;
-    const target = nodeSpanning(root, start, end);
+    let end = before.length + pat.trimEnd().length;
+    let target = nodeSpanning(root, start, end);
+    // a class field's node may leave its `;` to the class body
+    if (target === null && pat.trimEnd().endsWith(';')) target = nodeSpanning(root, start, --end);
     if (target === null) return null;
     const config: NapiConfig = { rule: { pattern: { context, selector: target.kind() } } } as NapiConfig;
     const self = root.findAll(config).some((n) => n.range().start.index === start && n.range().end.index === end);
-    return self ? { config, level } : null;
+    return self ? { config, level, takesSemicolon: end < before.length + pat.trimEnd().length } : null;
   } catch {
     return null;
   }
 }
 
 /** The best derived context: the first clean one, else the first tolerable one. */
-function bestContext(langId: string, pat: string, exp: string): { config: NapiConfig; level: Level } | null {
-  let fallback: { config: NapiConfig; level: Level } | null = null;
+function bestContext(langId: string, pat: string, exp: string): ContextMatch | null {
+  let fallback: ContextMatch | null = null;
   for (const [before, after] of CONTEXTS[langId.toLowerCase()] ?? []) {
     for (const tail of pat.trimEnd().endsWith(';') ? [after] : [after, `;${after}`]) {
       const c = tryContext(langId, pat, exp, before, tail);
@@ -188,7 +202,7 @@ function compileUncached(lang: LanguageInfo, pat: string): CompiledPattern {
   // the bare pattern when it parses cleanly, or as well as the context cannot
   if (direct.ok && (direct.level === 0 || context === null || context.level === 1)) matchers.push(pat);
   if (context && (matchers.length === 0 || ALSO_CONTEXT.has(lang.id))) matchers.push(context.config);
-  if (matchers.length > 0) return { ok: true, matchers, words };
+  if (matchers.length > 0) return { ok: true, matchers, words, ...(context?.takesSemicolon && matchers.includes(context.config) ? { takesSemicolon: true } : {}) };
   const why = direct.error ?? 'it has a syntax error, or is not one complete node (expression, statement or declaration)';
   return { ok: false, reason: why };
 }

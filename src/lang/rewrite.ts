@@ -163,10 +163,11 @@ async function runOp(lang: LanguageInfo, raw: string, eol: string, op: RewriteOp
   for (const m of compiled.matchers as Matcher[]) {
     for (const node of root.findAll(m)) {
       const r = node.range();
-      const key = `${r.start.index}:${r.end.index}`;
+      const end = compiled.takesSemicolon && lf[r.end.index] === ';' ? r.end.index + 1 : r.end.index;
+      const key = `${r.start.index}:${end}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      found.push({ node, start: r.start.index, end: r.end.index });
+      found.push({ node, start: r.start.index, end });
     }
   }
   found.sort((a, b) => a.start - b.start || b.end - a.end);

@@ -119,6 +119,11 @@ test('patterns that only parse in a context or with metavariable artifacts still
   assert.equal(ts.raw, 'class A {\n  async run(x) { await ready(); go(); }\n  sync() {}\n}\n');
 });
 
+test('a class-field pattern ending in `;` takes the `;` that its node leaves to the class body', async () => {
+  const r = await rw('a.tsx', 'class A {\n  private x: number;\n  y = 1;\n}\n', [{ pat: 'private $F: $T;', out: 'readonly $F: $T;' }]);
+  assert.equal(r.raw, 'class A {\n  readonly x: number;\n  y = 1;\n}\n');
+});
+
 test('a metavariable used twice must capture equal text', async () => {
   const r = await rw('a.ts', 'foo(x, x);\nfoo(x, y);\nfoo(a.b, a.b);\n', [{ pat: 'foo($X, $X)', out: 'twice($X)' }]);
   assert.equal(r.raw, 'twice(x);\nfoo(x, y);\ntwice(a.b);\n');
