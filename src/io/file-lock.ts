@@ -4,10 +4,11 @@
 // A lock file whose owning process is gone is taken over.
 
 import { createHash } from 'node:crypto';
-import { constants, promises as fsp } from 'node:fs';
+import { constants, promises as fsp, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HashlineError } from '../core/errors.js';
+import { TEMP_MARKER } from './atomic-write.js';
 
 export interface LockOptions {
   signal?: AbortSignal | undefined;
@@ -15,9 +16,44 @@ export interface LockOptions {
   timeoutMs?: number;
 }
 
-function defaultLockDir(): string {
+/** tmpfs (/dev/shm) where there is one: a lock file there costs no disk write. Every hashline process of a user agrees on it. */
+export function defaultLockDir(): string {
   const uid = process.getuid?.() ?? 'u';
-  return path.join(os.tmpdir(), `hashline-locks-${uid}`);
+  let base = os.tmpdir();
+  try {
+    if (statSync('/dev/shm').isDirectory()) base = '/dev/shm';
+  } catch {
+    // no tmpfs: the system temp directory
+  }
+  return path.join(base, `hashline-locks-${uid}`);
+}
+
+/**
+ * Removes what a writer killed while holding the lock on `real` left beside it: temporary files
+ * named `.<name>.hashline-tmp-*` (a write is atomic, so the target itself is either old or new).
+ */
+export async function removeStaleTemps(real: string): Promise<number> {
+  const dir = path.dirname(real);
+  const prefix = `.${path.basename(real)}${TEMP_MARKER}`;
+  let removed = 0;
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return 0;
+  }
+  for (const n of names) {
+    if (!n.startsWith(prefix)) continue;
+    try {
+      const st = await fsp.lstat(path.join(dir, n));
+      if (!st.isFile()) continue;
+      await fsp.unlink(path.join(dir, n));
+      removed++;
+    } catch {
+      // gone already
+    }
+  }
+  return removed;
 }
 
 function alive(pid: number): boolean {
@@ -89,6 +125,8 @@ export class LockManager {
       }
       const owner = Number.parseInt((await fsp.readFile(file, 'utf8').catch(() => '')).split('\n')[0] ?? '', 10);
       if (Number.isInteger(owner) && owner > 0 && !alive(owner)) {
+        // The owner died holding the lock: clear what its write left, then take the lock over.
+        await removeStaleTemps(real);
         await fsp.unlink(file).catch(() => undefined);
         continue;
       }
@@ -101,6 +139,25 @@ export class LockManager {
       await sleep(wait);
       wait = Math.min(wait * 2, 50);
     }
+  }
+
+  /**
+   * Clears every lock whose owner is dead, with the temporary files its writes left behind.
+   * Run at start; returns how many temporary files were removed.
+   */
+  async recoverStale(): Promise<number> {
+    await this.ensureDir();
+    let removed = 0;
+    for (const name of await fsp.readdir(this.dir).catch(() => [] as string[])) {
+      if (!name.endsWith('.lock')) continue;
+      const file = path.join(this.dir, name);
+      const [pid, real] = (await fsp.readFile(file, 'utf8').catch(() => '')).split('\n');
+      const owner = Number.parseInt(pid ?? '', 10);
+      if (!Number.isInteger(owner) || owner <= 0 || alive(owner) || !real) continue;
+      removed += await removeStaleTemps(real);
+      await fsp.unlink(file).catch(() => undefined);
+    }
+    return removed;
   }
 
   /** Runs `fn` holding the locks of every path in `reals` (deduplicated, taken in sorted order). */

@@ -25,10 +25,8 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   const guard = await PathGuard.create(config);
   const history = new SnapshotStore();
   if (config.persistHistory) persistHistory(history, historyFileFor(guard.realRoot, options.stateDir), guard.realRoot);
-  return Object.freeze({
-    config,
-    guard,
-    locks: new LockManager(options.lockDir),
-    history,
-  });
+  const locks = new LockManager(options.lockDir);
+  // A writer killed mid-write leaves its lock and a temporary file: clear both before serving.
+  await locks.recoverStale().catch(() => 0);
+  return Object.freeze({ config, guard, locks, history });
 }

@@ -93,3 +93,30 @@ test('a lock held by a live process times out with a retryable lock_timeout', as
   await fsp.writeFile(path.join(dir, lockFile), `${process.ppid}\n/live/target\n`);
   await assert.rejects(locks.withLocks(['/live/target'], async () => undefined, { timeoutMs: 100 }), (e: { code?: string; retryable?: boolean }) => e.code === 'lock_timeout' && e.retryable === true);
 });
+
+test('a writer killed while holding a lock: its lock and temporary file are cleared at the next start', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-kill-'));
+  const lockDir = path.join(dir, 'locks');
+  const target = path.join(dir, 'file.txt');
+  await fsp.writeFile(target, 'old');
+  const script = `
+    import { LockManager } from ${JSON.stringify(path.join(HERE, '../../src/io/file-lock.ts'))};
+    import { writeFileSync } from 'node:fs';
+    const locks = new LockManager(${JSON.stringify(lockDir)});
+    await locks.withLocks([${JSON.stringify(target)}], async () => {
+      writeFileSync(${JSON.stringify(path.join(dir, '.file.txt.hashline-tmp-deadbeef0000'))}, 'half');
+      process.kill(process.pid, 'SIGKILL');
+    });`;
+  await new Promise<void>((resolve) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
+    p.on('exit', () => resolve());
+  });
+  assert.ok((await fsp.readdir(dir)).includes('.file.txt.hashline-tmp-deadbeef0000'), 'the kill left a temp file');
+  assert.equal((await fsp.readdir(lockDir)).length, 1, 'and its lock');
+  await fsp.writeFile(path.join(dir, '.other.txt.hashline-tmp-1'), 'not ours to judge');
+  const removed = await new LockManager(lockDir).recoverStale();
+  assert.equal(removed, 1);
+  assert.deepEqual((await fsp.readdir(dir)).sort(), ['.other.txt.hashline-tmp-1', 'file.txt', 'locks']);
+  assert.deepEqual(await fsp.readdir(lockDir), []);
+  assert.equal(await fsp.readFile(target, 'utf8'), 'old');
+});
