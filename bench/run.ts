@@ -1,14 +1,14 @@
-// `npm run bench [-- --quick] [-- --only ID,ID] [-- --no-build]`: builds hashline, finds or
+// `npm run bench [-- --quick] [-- --only ID,ID] [-- --no-build] [-- --doc]`: builds hashline, finds or
 // installs the anchors, runs every workload side by side (A B A B ...), prints the table and
 // writes bench/results/latest.json, latest.svg and latest.md (the table for docs/BENCHMARKS.md).
-// BENCH_QUICK=1 is the same as --quick.
+// BENCH_QUICK=1 is the same as --quick. --doc also puts the table into docs/BENCHMARKS.md.
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeSvg } from './lib/chart.js';
 import { build, createContext, log } from './lib/context.js';
-import { machine, textTable, writeJson, writeMarkdown } from './lib/report.js';
+import { machine, textTable, updateDoc, writeJson, writeMarkdown } from './lib/report.js';
 import type { BenchOptions, Row, Workload } from './lib/types.js';
 import { astRewrite } from './workloads/ast-rewrite.js';
 import { coldStart } from './workloads/cold-start.js';
@@ -24,7 +24,7 @@ const BENCH = path.dirname(fileURLToPath(import.meta.url));
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { quick: { type: 'boolean' }, only: { type: 'string' }, 'no-build': { type: 'boolean' } },
+    options: { quick: { type: 'boolean' }, only: { type: 'string' }, 'no-build': { type: 'boolean' }, doc: { type: 'boolean' } },
     strict: true,
   });
   const quick = values.quick === true || process.env.BENCH_QUICK === '1';
@@ -57,7 +57,8 @@ async function main(): Promise<void> {
   const results = path.join(BENCH, 'results');
   const json = writeJson(results, rows, m, quick);
   const svg = writeSvg(results, rows, m);
-  writeMarkdown(results, rows, m, quick);
+  const md = writeMarkdown(results, rows, m, quick);
+  if (values.doc) updateDoc(path.join(opts.repo, 'docs/BENCHMARKS.md'), md);
   process.stdout.write(`\nhashline bench${quick ? ' (quick)' : ''}: ${m.date}, ${m.cores} cores (${m.cpu}), ${m.memoryGiB} GiB, node ${m.node}\n\n`);
   process.stdout.write(`${textTable(rows)}\n\nwrote ${path.relative(opts.repo, json)} and ${path.relative(opts.repo, svg)}\n`);
 }

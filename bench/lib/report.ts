@@ -1,6 +1,6 @@
 // The results table (text and Markdown) and bench/results/latest.json.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Row } from './types.js';
@@ -76,4 +76,16 @@ export function writeJson(dir: string, rows: Row[], m: Machine, quick: boolean):
   const file = path.join(dir, 'latest.json');
   writeFileSync(file, `${JSON.stringify({ machine: m, quick, rows }, null, 2)}\n`);
   return file;
+}
+
+const BEGIN = '<!-- bench:begin (written by `npm run bench -- --doc`) -->';
+const END = '<!-- bench:end -->';
+
+/** Replaces the text between the bench markers of `doc` with the Markdown table file `md`. */
+export function updateDoc(doc: string, md: string): void {
+  const text = readFileSync(doc, 'utf8');
+  const a = text.indexOf(BEGIN);
+  const b = text.indexOf(END);
+  if (a < 0 || b < a) throw new Error(`${doc} has no bench markers`);
+  writeFileSync(doc, `${text.slice(0, a + BEGIN.length)}\n${readFileSync(md, 'utf8').trim()}\n${text.slice(b)}`);
 }
