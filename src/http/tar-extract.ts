@@ -1,25 +1,25 @@
 // PUT /v1/fs/tar: the body is spooled to a private, already unlinked temp file (byte limit → 413, a truncated body →
 // 400), the whole archive is listed and checked against the rules of tar-rules.ts (nothing is
-// written when any member is refused), then extracted with npm `tar` (`preservePaths: false`, no
-// owners) through a filter that masks modes and re-checks, right before each member, that its
-// parent directory's real path is the lexical one inside the root (no symlink swapped in).
+// written when any member is refused), then parsed again and written member by member, in archive
+// order, by tar-member-writer.ts: files through writeAtomic (temp file + rename under the path's
+// lock), links under a temp name renamed into place, directory modes last, deepest first. Right
+// before each member its parents must be plain directories, and every name is resolved inside a
+// parent opened and verified through its descriptor, so no member is written through a link.
 //
-// Residual risk: between that check and node-tar's open (which follows links), another local
-// process could swap a parent for a symlink; the window is one member wide. Extraction is not
-// atomic as a whole: a failure mid-way (disk full) can leave the members already written.
+// A kill mid-extraction leaves each member either absent, as it was, or complete (never torn);
+// the members already written stay (extraction is not atomic as a whole, e.g. on a full disk).
 
-import { lstatSync, promises as fsp, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, promises as fsp, readlinkSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { extract as tarExtract, list as tarList, type ReadEntry } from 'tar';
+import { list as tarList, Parser, type ReadEntry } from 'tar';
 import { HashlineError, isHashlineError } from '../core/errors.js';
 import { permissionDenied } from '../core/messages/guard.js';
 import {
   EXTRACTION_PATH_ABSOLUTE,
   MALFORMED_BODY,
-  memberThroughLink,
   PATH_NOT_DIRECTORY,
   PATH_REQUIRED,
   TAR_FAILED,
@@ -27,10 +27,11 @@ import {
 import { isWithin } from '../core/path-policy.js';
 import type { PathGuard } from '../io/path-guard.js';
 import type { Engine } from '../tools/engine.js';
-import { assertDiskReserve } from './disk-space.js';
+import { assertDiskReserve, isNoSpace } from './disk-space.js';
 import type { HttpLimits } from './limits.js';
 import { assertDeclaredLength, limitedBody } from './request-body.js';
-import { ArchiveCheck, MODE_MASK } from './tar-rules.js';
+import { MemberWriter } from './tar-member-writer.js';
+import { ArchiveCheck } from './tar-rules.js';
 
 /**
  * Writes the request body to a private temp file that is unlinked as soon as it is open, so a
@@ -130,19 +131,49 @@ async function preScan(spooled: FileHandle, root: string, guard: PathGuard, limi
   if (refusal !== undefined) throw refusal;
 }
 
-/** The first component from `root` down to `dir` that is not a plain directory, or null. */
-function linkComponent(root: string, dir: string): string | null {
-  let d = root;
-  for (const part of path.relative(root, dir).split('/').filter((p) => p !== '')) {
-    d = path.join(d, part);
-    try {
-      const st = lstatSync(d);
-      if (!st.isDirectory()) return path.relative(root, d);
-    } catch {
-      return null; // missing from here down: tar creates plain directories
-    }
+function causeChain(e: unknown): unknown[] {
+  const out: unknown[] = [];
+  for (let c = e; c !== undefined && c !== null && out.length < 8; c = (c as { cause?: unknown }).cause) out.push(c);
+  return out;
+}
+
+/**
+ * Parses the spooled archive again and hands each entry to `writer`, one at a time: the next entry
+ * waits until the previous member has landed, and feeding waits on the entry being written
+ * (backpressure), so at most a read chunk of a member is held in memory. Stops writing at the
+ * first failure (the rest of the archive is drained) and throws it.
+ */
+async function writeMembers(spooled: FileHandle, writer: MemberWriter): Promise<void> {
+  let chain = Promise.resolve();
+  let failure: { error: unknown } | undefined;
+  let current: ReadEntry | undefined;
+  const parser = new Parser({
+    strict: true,
+    onReadEntry: (entry: ReadEntry) => {
+      chain = chain.then(async () => {
+        if (failure) return void entry.resume();
+        current = entry;
+        try {
+          await writer.write(entry);
+        } catch (e) {
+          failure = { error: e };
+          entry.resume();
+        } finally {
+          current = undefined;
+        }
+      });
+    },
+  }) as unknown as TarSink;
+  try {
+    await feed(spooled, parser, 'end');
+  } catch (e) {
+    // The archive was checked whole, so this is an I/O failure of the spool: unblock the member in flight.
+    failure ??= { error: new HashlineError('io_error', TAR_FAILED, { cause: e }) };
+    current?.destroy();
   }
-  return realpathSync(root) === root ? null : '.';
+  await chain;
+  if (failure) throw failure.error;
+  await writer.finish();
 }
 
 export async function extractTarFromRequest(engine: Engine, limits: HttpLimits, query: { path?: string | undefined }, req: IncomingMessage): Promise<void> {
@@ -158,33 +189,11 @@ export async function extractTarFromRequest(engine: Engine, limits: HttpLimits, 
     spooled = await spool(req, limits.maxBodyBytes);
     await preScan(spooled, root, engine.guard, limits);
     if (!rp.exists) await fsp.mkdir(root, { recursive: true });
-    let refusal: HashlineError | undefined;
-    const unpack = tarExtract({
-      cwd: root,
-      strict: true,
-      preservePaths: false,
-      preserveOwner: false,
-      filter: (p: string, entry: unknown) => {
-        const e = entry as ReadEntry;
-        if (refusal) return false;
-        const abs = path.resolve(root, p);
-        const via = linkComponent(root, path.dirname(abs));
-        if (via !== null || !isWithin(abs, root)) {
-          refusal = new HashlineError('tar_member_refused', memberThroughLink(p, via ?? p));
-          return false;
-        }
-        if (typeof e.mode === 'number') e.mode &= MODE_MASK;
-        return true;
-      },
-    }) as unknown as TarSink;
-    await feed(spooled, unpack, 'close').catch((e: unknown) => {
-      if (isHashlineError(e)) throw e;
-      const code = (e as { code?: string }).code;
-      if (code === 'TAR_SYMLINK_ERROR') throw new HashlineError('tar_member_refused', (e as Error).message, { cause: e });
-      if (code === 'ENOSPC') return assertDiskReserve(root, rp.display, Number.MAX_SAFE_INTEGER);
+    await writeMembers(spooled, new MemberWriter(engine, root)).catch(async (e: unknown) => {
+      if (causeChain(e).some(isNoSpace)) return assertDiskReserve(root, rp.display, Number.MAX_SAFE_INTEGER);
+      if (isHashlineError(e) && e.code !== 'io_error' && e.code !== 'internal') throw e;
       throw new HashlineError('io_error', TAR_FAILED, { cause: e });
     });
-    if (refusal) throw refusal;
   } finally {
     if (!req.complete) req.resume();
     await spooled?.close().catch(() => undefined);

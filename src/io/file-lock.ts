@@ -30,7 +30,7 @@ export function defaultLockDir(): string {
 
 /**
  * Removes what a writer killed while holding the lock on `real` left beside it: temporary files
- * named `.<name>.hashline-tmp-*` (a write is atomic, so the target itself is either old or new).
+ * and links named `.<name>.hashline-tmp-*` (a write is atomic, so the target itself is either old or new).
  */
 export async function removeStaleTemps(real: string): Promise<number> {
   const dir = path.dirname(real);
@@ -46,7 +46,7 @@ export async function removeStaleTemps(real: string): Promise<number> {
     if (!n.startsWith(prefix)) continue;
     try {
       const st = await fsp.lstat(path.join(dir, n));
-      if (!st.isFile()) continue;
+      if (!st.isFile() && !st.isSymbolicLink()) continue; // a link: a tar member's, made under a temp name
       await fsp.unlink(path.join(dir, n));
       removed++;
     } catch {

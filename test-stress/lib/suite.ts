@@ -11,9 +11,6 @@ import { killTrials, TAR_MODE } from '../parts/kill-trials.js';
 import { cliKind } from './hashline.js';
 import { printFigures, type StressPlan } from './scale.js';
 
-const TAR_TODO =
-  'PUT /v1/fs/tar extracts each member in place (npm tar), so a kill mid-extraction leaves a truncated member (see docs/BENCHMARKS.md)';
-
 const STRAY_TODO =
   'a kill -9 between creating and renaming a temp file leaves it behind; nothing removes it when hashline starts again (see docs/BENCHMARKS.md)';
 
@@ -38,14 +35,11 @@ export function registerStressTests(plan: StressPlan): void {
     printFigures('kill-trials', kill as unknown as Record<string, unknown>);
     for (const n of kill.notBuilt) t.diagnostic(`not built: ${n}`);
     assert.equal(kill.trials, plan.killTrials);
-    // The short scale (inside `npm test`) leaves the known-open tar case to its own todo test below.
-    const open = plan.scale === 'short' ? [TAR_MODE] : [];
-    const torn = Object.entries(kill.tornByMode).filter(([m]) => !open.includes(m));
-    assert.deepEqual(torn, [], `torn or half-written files: ${kill.tornSamples.join(', ')}`);
+    assert.deepEqual(Object.entries(kill.tornByMode), [], `torn or half-written files: ${kill.tornSamples.join(', ')}`);
     assert.equal(kill.unexpected, 0, `unexpected files: ${kill.unexpectedSamples.join(', ')}`);
   });
   if (plan.scale === 'short') {
-    test(`kill -9 trials: no torn member after an interrupted tar extraction ${tag}`, { todo: TAR_TODO }, (t) => {
+    test(`kill -9 trials: no torn member after an interrupted tar extraction ${tag}`, (t) => {
       if (!kill) return t.skip('the kill trials did not run');
       assert.equal(kill.tornByMode[TAR_MODE] ?? 0, 0, `torn members: ${kill.tornSamples.join(', ')}`);
     });
