@@ -1,5 +1,5 @@
-// A child process for the kill -9 trials: replaces files under ROOT with writeAtomic (the io layer
-// every hashline write goes through), forever, until killed. Prints "ready" once set up.
+// A child process for the kill -9 trials: replaces files under ROOT with writeAtomic under the path's
+// lock, as every hashline write does (the io layer alone), forever, until killed. Prints "ready" once set up.
 // Usage: node --import tsx test-stress/lib/atomic-writer.ts ROOT FILE... (versions come from `versionText`)
 
 import { parseEngineArgs } from '../../src/cli/options.js';
@@ -15,5 +15,5 @@ process.stdout.write('ready\n');
 for (let i = 0; ; i++) {
   const file = files[i % files.length]!;
   const rp = await engine.guard.resolve(file, 'write');
-  await writeAtomic(engine.guard, rp, Buffer.from(versionText(file, i % 4)));
+  await engine.locks.withLocks([rp.real], () => writeAtomic(engine.guard, rp, Buffer.from(versionText(file, i % 4))));
 }

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { concurrentEdits } from '../parts/concurrent-edits.js';
 import { daemonLoad } from '../parts/daemon-load.js';
 import { fuzz } from '../parts/fuzz.js';
-import { killTrials, TAR_MODE } from '../parts/kill-trials.js';
+import { killTrials } from '../parts/kill-trials.js';
 import { cliKind } from './hashline.js';
 import { printFigures, type StressPlan } from './scale.js';
 
@@ -38,12 +38,6 @@ export function registerStressTests(plan: StressPlan): void {
     assert.deepEqual(Object.entries(kill.tornByMode), [], `torn or half-written files: ${kill.tornSamples.join(', ')}`);
     assert.equal(kill.unexpected, 0, `unexpected files: ${kill.unexpectedSamples.join(', ')}`);
   });
-  if (plan.scale === 'short') {
-    test(`kill -9 trials: no torn member after an interrupted tar extraction ${tag}`, (t) => {
-      if (!kill) return t.skip('the kill trials did not run');
-      assert.equal(kill.tornByMode[TAR_MODE] ?? 0, 0, `torn members: ${kill.tornSamples.join(', ')}`);
-    });
-  }
   test(`kill -9 trials: no stray temp file once hashline has started again ${tag}`, { todo: plan.scale === 'short' ? STRAY_TODO : false }, (t) => {
     if (!kill) return t.skip('the kill trials did not run');
     t.diagnostic(`temp files right after the kills: ${kill.tempsAfterKill}; still there after a restart: ${kill.straysAfterRestart}`);
