@@ -2,7 +2,9 @@
 // (installed with tsx). One file loads faster than the ~300 modules the SDK, zod and ajv bring in:
 // `node dist/hashline.mjs mcp` is what the cold-start benchmark compares as "bundled".
 // Native and grammar packages (@ast-grep/*) stay external and load lazily from node_modules.
-// Usage: node scripts/bundle-cli.mjs [--out FILE] [--entry FILE]   (FILE must sit one level under a
+// --no-ajv swaps the SDK's ajv-backed JSON Schema validator for a stub (the server only uses it to
+// check elicitation answers, which hashline never asks for), to measure what ajv's load costs.
+// Usage: node scripts/bundle-cli.mjs [--out FILE] [--entry FILE] [--no-ajv]   (FILE must sit one level under a
 // folder holding package.json, like dist/, because the version is read from ../package.json)
 import { build } from 'esbuild';
 import path from 'node:path';
@@ -10,7 +12,19 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { out: { type: 'string' }, entry: { type: 'string' } } });
+const { values } = parseArgs({ options: { out: { type: 'string' }, entry: { type: 'string' }, 'no-ajv': { type: 'boolean' } } });
+
+/** Replaces the SDK's validation/ajv-provider.js with a validator that refuses to validate. */
+const noAjv = {
+  name: 'no-ajv',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
+      contents:
+        "export class AjvJsonSchemaValidator { getValidator() { throw new Error('JSON Schema validation is not part of this build'); } }",
+      loader: 'js',
+    }));
+  },
+};
 const outfile = path.resolve(values.out ?? path.join(repo, 'dist/hashline.mjs'));
 
 const started = Date.now();
@@ -26,5 +40,6 @@ await build({
   external: ['@ast-grep/*'],
   banner: { js: "import { createRequire as __hashlineRequire } from 'node:module'; const require = __hashlineRequire(import.meta.url);" },
   logLevel: 'warning',
+  plugins: values['no-ajv'] ? [noAjv] : [],
 });
 process.stderr.write(`bundled ${path.relative(repo, outfile)} in ${Date.now() - started} ms\n`);

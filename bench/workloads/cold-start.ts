@@ -13,9 +13,9 @@ import { failed, finish, type Row, type Workload } from '../lib/types.js';
  * Bundles the built CLI under bench/work (with a package.json beside, for the version). `lazy`
  * bundles an entry that loads only the `mcp` subcommand: what lazy imports in src/cli would give.
  */
-function bundle(repo: string, work: string, lazy: boolean): string | null {
+function bundle(repo: string, work: string, lazy: boolean, noAjv = false): string | null {
   const dir = path.join(work, 'bundle');
-  const out = path.join(dir, 'dist', lazy ? 'hashline-mcp-only.mjs' : 'hashline.mjs');
+  const out = path.join(dir, 'dist', `${lazy ? 'hashline-mcp-only' : 'hashline'}${noAjv ? '-no-ajv' : ''}.mjs`);
   mkdirSync(path.dirname(out), { recursive: true });
   copyFileSync(path.join(repo, 'package.json'), path.join(dir, 'package.json'));
   const args = [path.join(repo, 'scripts/bundle-cli.mjs'), '--out', out];
@@ -28,6 +28,7 @@ function bundle(repo: string, work: string, lazy: boolean): string | null {
     );
     args.push('--entry', entry);
   }
+  if (noAjv) args.push('--no-ajv');
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 });
   return r.status === 0 ? out : null;
 }
@@ -64,6 +65,7 @@ export const coldStart: Workload = {
       [base, hashlineCli(ctx.opts.repo)],
       [{ ...base, id: 'cold-start-bundled', title: 'cold start, CLI bundled (scripts/bundle-cli.mjs)' }, bundle(ctx.opts.repo, ctx.opts.work, false)],
       [{ ...base, id: 'cold-start-bundled-lazy', title: 'cold start, bundled, mcp subcommand only' }, bundle(ctx.opts.repo, ctx.opts.work, true)],
+      [{ ...base, id: 'cold-start-bundled-lazy-no-ajv', title: 'cold start, as above, without ajv' }, bundle(ctx.opts.repo, ctx.opts.work, true, true)],
     ];
     for (const [row, cli] of entries) {
       if (cli === null) {
