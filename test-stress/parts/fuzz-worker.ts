@@ -22,6 +22,7 @@ let crashes = 0;
 let refusals = 0;
 let slow = 0;
 let maxMs = 0;
+let slowest = '';
 const samples: string[] = [];
 fc.check(
   fc.property(arb, (input) => {
@@ -36,11 +37,14 @@ fc.check(
       }
     }
     const ms = performance.now() - t0;
-    if (ms > maxMs) maxMs = ms;
+    if (ms > maxMs) {
+      maxMs = ms;
+      slowest = JSON.stringify(input, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)).slice(0, 300);
+    }
     if (ms > job.caseLimitMs) slow++;
     if (++done % 5000 === 0) parentPort!.postMessage({ kind: 'progress', done });
     return true;
   }),
   { numRuns: job.cases, seed: job.seed },
 );
-parentPort!.postMessage({ kind: 'done', done, crashes, refusals, slow, maxMs, samples });
+parentPort!.postMessage({ kind: 'done', done, crashes, refusals, slow, maxMs, slowest, samples });

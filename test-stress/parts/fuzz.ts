@@ -17,6 +17,8 @@ export interface FuzzFigures {
   refusals: number;
   hangs: number;
   maxCaseMs: number;
+  /** The input of the slowest case (JSON, cut at 300 characters). */
+  slowest: string;
   seconds: number;
   seed: number;
   samples: string[];
@@ -39,16 +41,16 @@ function runWorker(target: string, plan: StressPlan, seed: number): Promise<Omit
       if (Date.now() - last > silentLimit) {
         clearInterval(watchdog);
         void w.terminate();
-        resolve({ cases: done, crashes: 0, refusals: 0, hangs: 1, maxCaseMs: Date.now() - last, samples: [`silent for ${silentLimit} ms after ${done} cases`] });
+        resolve({ cases: done, crashes: 0, refusals: 0, hangs: 1, maxCaseMs: Date.now() - last, slowest: '', samples: [`silent for ${silentLimit} ms after ${done} cases`] });
       }
     }, 1000);
-    w.on('message', (m: { kind: string; done: number; crashes: number; refusals: number; slow: number; maxMs: number; samples: string[] }) => {
+    w.on('message', (m: { kind: string; done: number; crashes: number; refusals: number; slow: number; maxMs: number; slowest: string; samples: string[] }) => {
       last = Date.now();
       done = m.done;
       if (m.kind === 'done') {
         clearInterval(watchdog);
         void w.terminate();
-        resolve({ cases: m.done, crashes: m.crashes, refusals: m.refusals, hangs: m.slow, maxCaseMs: m.maxMs, samples: m.samples });
+        resolve({ cases: m.done, crashes: m.crashes, refusals: m.refusals, hangs: m.slow, maxCaseMs: m.maxMs, slowest: m.slowest, samples: m.samples });
       }
     });
     w.on('error', (e) => {
@@ -64,7 +66,7 @@ export async function fuzz(plan: StressPlan): Promise<FuzzFigures[]> {
     const seed = Number(process.env.STRESS_SEED ?? Date.now() % 2 ** 31);
     const missing = missingModules(t);
     if (missing.length) {
-      out.push({ target: t.name, notBuilt: `${missing.join(', ')} not built yet`, cases: 0, crashes: 0, refusals: 0, hangs: 0, maxCaseMs: 0, seconds: 0, seed, samples: [] });
+      out.push({ target: t.name, notBuilt: `${missing.join(', ')} not built yet`, cases: 0, crashes: 0, refusals: 0, hangs: 0, maxCaseMs: 0, slowest: '', seconds: 0, seed, samples: [] });
       continue;
     }
     const t0 = Date.now();
