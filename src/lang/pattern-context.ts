@@ -6,7 +6,8 @@
 // to report per file, never an exception.
 
 import { createRequire } from 'node:module';
-import { parse, type NapiConfig, type SgNode } from '@ast-grep/napi';
+import type { NapiConfig, SgNode } from '@ast-grep/napi';
+import { napi } from './napi.js';
 import { isAvailable, type LanguageInfo } from './registry.js';
 
 export type Matcher = string | NapiConfig;
@@ -130,7 +131,7 @@ export function patternWords(pat: string): string[] {
 
 function tryDirect(langId: string, pat: string, exp: string): { ok: boolean; level: Level; error?: string } {
   try {
-    const root = parse(langId, pat.split('$').join(exp)).root();
+    const root = napi().parse(langId, pat.split('$').join(exp)).root();
     const level = syntaxLevel(root, exp);
     if (level === 2) return { ok: false, level };
     return { ok: root.find(pat) !== null, level };
@@ -148,7 +149,7 @@ interface ContextMatch {
 function tryContext(langId: string, pat: string, exp: string, before: string, after: string): ContextMatch | null {
   const context = before + pat + after;
   try {
-    const root = parse(langId, context.split('$').join(exp)).root();
+    const root = napi().parse(langId, context.split('$').join(exp)).root();
     const level = syntaxLevel(root, exp);
     if (level === 2) return null;
     const lead = pat.length - pat.trimStart().length;

@@ -5,7 +5,8 @@
 
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Lang, parse, registerDynamicLanguage, type SgRoot } from '@ast-grep/napi';
+import type { Lang, SgRoot } from '@ast-grep/napi';
+import { napi } from './napi.js';
 import { HashlineError } from '../core/errors.js';
 
 export interface LanguageInfo {
@@ -17,15 +18,15 @@ export interface LanguageInfo {
   readonly pkg?: string;
 }
 
-const builtin = (id: Lang, extensions: string[]): LanguageInfo => ({ id, extensions });
+const builtin = (id: `${Lang}`, extensions: string[]): LanguageInfo => ({ id, extensions });
 const dynamic = (id: string, extensions: string[]): LanguageInfo => ({ id, extensions, pkg: `@ast-grep/lang-${id}` });
 
 export const LANGUAGES: readonly LanguageInfo[] = Object.freeze([
-  builtin(Lang.JavaScript, ['js', 'jsx', 'mjs', 'cjs']),
-  builtin(Lang.TypeScript, ['ts', 'mts', 'cts']),
-  builtin(Lang.Tsx, ['tsx']),
-  builtin(Lang.Html, ['html', 'htm', 'xhtml']),
-  builtin(Lang.Css, ['css', 'scss']),
+  builtin('JavaScript', ['js', 'jsx', 'mjs', 'cjs']),
+  builtin('TypeScript', ['ts', 'mts', 'cts']),
+  builtin('Tsx', ['tsx']),
+  builtin('Html', ['html', 'htm', 'xhtml']),
+  builtin('Css', ['css', 'scss']),
   dynamic('bash', ['bash', 'bats', 'cgi', 'command', 'env', 'fcgi', 'ksh', 'sh', 'tmux', 'tool', 'zsh']),
   dynamic('c', ['c', 'h']),
   dynamic('cpp', ['cc', 'hpp', 'cpp', 'c++', 'hh', 'cxx', 'cu', 'ino']),
@@ -91,7 +92,7 @@ export function ensureDynamicLanguages(): void {
         // a grammar without a prebuild for this platform is simply not available
       }
     }
-    registerDynamicLanguage(regs);
+    napi().registerDynamicLanguage(regs);
     dynamicState = 'ready';
     available = new Set([...LANGUAGES.filter((l) => !l.pkg).map((l) => l.id), ...Object.keys(regs)]);
   } catch (e) {
@@ -119,5 +120,5 @@ export function parseWith(lang: LanguageInfo, text: string): SgRoot {
       throw new HashlineError('unsupported_language', `the ${lang.id} grammar is not available on this platform`);
     }
   }
-  return parse(lang.id as Lang, text);
+  return napi().parse(lang.id as Lang, text);
 }

@@ -6,7 +6,8 @@
 // as it is on disk, so every untouched line keeps its own ending and new lines get the file's.
 // Ops apply in order, each to the result of the one before. Offsets are UTF-16 code units.
 
-import { parse, parseAsync, type SgNode, type SgRoot } from '@ast-grep/napi';
+import type { SgNode, SgRoot } from '@ast-grep/napi';
+import { napi } from './napi.js';
 import { HashlineError } from '../core/errors.js';
 import { splitLines } from '../core/text-doc.js';
 import { compilePattern, patternWords, type Matcher } from './pattern-context.js';
@@ -136,12 +137,12 @@ const SLICE_MS = 8;
 let sliceStart = performance.now();
 
 async function parseText(langId: string, text: string): Promise<SgRoot> {
-  if (text.length > SYNC_PARSE_LIMIT) return parseAsync(langId, text);
+  if (text.length > SYNC_PARSE_LIMIT) return napi().parseAsync(langId, text);
   if (performance.now() - sliceStart > SLICE_MS) {
     await new Promise<void>((r) => setImmediate(r));
     sliceStart = performance.now();
   }
-  return parse(langId, text);
+  return napi().parse(langId, text);
 }
 
 /** True when the text may hold a match: every word of the pattern occurs in it. */

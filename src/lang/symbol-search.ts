@@ -6,7 +6,8 @@
 // calls, checked against size, mtime, inode and device before every use.
 
 import { lstatSync } from 'node:fs';
-import { parseAsync, type Lang } from '@ast-grep/napi';
+import type { Lang } from '@ast-grep/napi';
+import { napi } from './napi.js';
 import { HashlineError } from '../core/errors.js';
 import { computeTag } from '../core/tag.js';
 import { docText, parseDoc } from '../core/text-doc.js';
@@ -160,7 +161,7 @@ export async function searchSymbol(
       const display = guard.display(real);
       try {
         const file = decode(entry);
-        const match = findSymbol(lang, await parseAsync(lang.id as Lang, file.text), name);
+        const match = findSymbol(lang, await napi().parseAsync(lang.id as Lang, file.text), name);
         entry.matches.set(name, match);
         if (match) {
           results[i] = { real, display, file, match };

@@ -3,7 +3,8 @@
 // checked in pre-order, so the outermost definition with that exact name wins, as in the
 // reference. Weak definitions (variables, prototypes) count only when no strong one matches.
 
-import { kind as napiKind, type NapiConfig, type SgNode, type SgRoot } from '@ast-grep/napi';
+import type { NapiConfig, SgNode, SgRoot } from '@ast-grep/napi';
+import { napi } from './napi.js';
 import { nodeLines, type LineSpan } from './blocks.js';
 import { DEFINITIONS, type DefinitionRule } from './definitions.js';
 import type { LanguageInfo } from './registry.js';
@@ -21,7 +22,7 @@ function rulesFor(lang: LanguageInfo): Compiled {
   if (hit) return hit;
   const known = (k: string): boolean => {
     try {
-      return napiKind(lang.id as never, k as never) !== 0;
+      return napi().kind(lang.id as never, k as never) !== 0;
     } catch {
       return false;
     }
