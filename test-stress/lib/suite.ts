@@ -11,9 +11,6 @@ import { killTrials } from '../parts/kill-trials.js';
 import { cliKind } from './hashline.js';
 import { printFigures, type StressPlan } from './scale.js';
 
-const STRAY_TODO =
-  'a kill -9 between creating and renaming a temp file leaves it behind; nothing removes it when hashline starts again (see docs/BENCHMARKS.md)';
-
 export function registerStressTests(plan: StressPlan): void {
   const tag = `[${plan.scale}, hashline from ${cliKind()}]`;
 
@@ -38,7 +35,7 @@ export function registerStressTests(plan: StressPlan): void {
     assert.deepEqual(Object.entries(kill.tornByMode), [], `torn or half-written files: ${kill.tornSamples.join(', ')}`);
     assert.equal(kill.unexpected, 0, `unexpected files: ${kill.unexpectedSamples.join(', ')}`);
   });
-  test(`kill -9 trials: no stray temp file once hashline has started again ${tag}`, { todo: plan.scale === 'short' ? STRAY_TODO : false }, (t) => {
+  test(`kill -9 trials: no stray temp file once hashline has started again ${tag}`, (t) => {
     if (!kill) return t.skip('the kill trials did not run');
     t.diagnostic(`temp files right after the kills: ${kill.tempsAfterKill}; still there after a restart: ${kill.straysAfterRestart}`);
     assert.equal(kill.straysAfterRestart, 0, `stray temp files: ${kill.strayAfterRestartSamples.join(', ')}`);
