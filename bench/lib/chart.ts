@@ -55,7 +55,7 @@ export function chartSvg(rows: Row[], m: Machine): string {
   if (absRows.length) out.push(`<text x="10" y="${chartH + 12}" font-weight="bold">Absolute goals</text>`);
   absRows.forEach((r, i) => {
     const y = chartH + 32 + i * 18;
-    const v = r.hashline === undefined ? r.status : `${r.hashline.toFixed(r.hashline >= 100 ? 0 : 2)} ${r.unit}`;
+    const v = r.hashline === undefined ? r.status : `${r.hashline.toFixed(r.hashline >= 100 ? 0 : 2)}${r.unit === '×' ? '×' : ` ${r.unit}`}`;
     const met = r.status !== 'measured' ? r.status : r.met ? 'met' : 'not met';
     out.push(`<text x="10" y="${y}">${esc(`${r.title}: ${v} (goal ${r.goal.text}) `)}<tspan fill="${r.met ? '#3a9d5d' : '#d0453a'}" font-weight="bold">${esc(met)}</tspan></text>`);
   });
