@@ -21,6 +21,15 @@ export async function descriptorPath(fd: number): Promise<string | null> {
   }
 }
 
+/**
+ * True when a descriptor's real path names the file that was checked. A file replaced by a rename
+ * after it was opened reads as `<path> (deleted)`: the descriptor still holds the version that was
+ * at the checked path when it was opened, so that is the same file, not a swap.
+ */
+export function isOpenedPath(actual: string, expected: string): boolean {
+  return actual === expected || actual === `${expected} (deleted)`;
+}
+
 /** Maps an errno from opening `rp` to a coded error. */
 export function openError(rp: ResolvedPath, e: unknown): HashlineError {
   const code = (e as NodeJS.ErrnoException).code;
@@ -73,7 +82,7 @@ export async function openVerified(
       throw new HashlineError('not_regular_file', `\`${rp.display}\` is not a regular file`, { details: { path: rp.display } });
     }
     const actual = await descriptorPath(handle.fd);
-    if (actual !== null && (actual !== rp.real || !guard.admitsReal(actual, scope))) {
+    if (actual !== null && (!isOpenedPath(actual, rp.real) || !guard.admitsReal(rp.real, scope))) {
       throw new HashlineError('link_swapped', linkSwapped(rp.display), { details: { path: rp.display, opened: actual } });
     }
     return { handle, size: st.size, mode: st.mode, uid: st.uid, gid: st.gid, ino: st.ino, dev: st.dev };

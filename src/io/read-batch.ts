@@ -8,7 +8,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, rea
 import { HashlineError } from '../core/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
 import type { Scope } from '../core/path-policy.js';
-import { openError, openVerified } from './open-verified.js';
+import { isOpenedPath, openError, openVerified } from './open-verified.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
 import { MAX_WHOLE_FILE_BYTES } from './text-file.js';
 
@@ -69,7 +69,7 @@ function readSmall(guard: PathGuard, rp: ResolvedPath, scope: Scope): ReadBytes 
       } catch {
         actual = null;
       }
-      if (actual !== null && (actual !== rp.real || !guard.admitsReal(actual, scope))) {
+      if (actual !== null && (!isOpenedPath(actual, rp.real) || !guard.admitsReal(rp.real, scope))) {
         throw new HashlineError('link_swapped', linkSwapped(rp.display), { details: { path: rp.display, opened: actual } });
       }
     }

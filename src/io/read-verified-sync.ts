@@ -8,6 +8,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, readlinkSync } fro
 import { HashlineError } from '../core/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
 import type { Scope } from '../core/path-policy.js';
+import { isOpenedPath } from './open-verified.js';
 import type { PathGuard } from './path-guard.js';
 
 const HAS_PROC_FD = process.platform === 'linux';
@@ -37,7 +38,7 @@ export function readVerifiedSync(guard: PathGuard, real: string, display: string
     if (!st.isFile() || st.size > maxBytes) return null;
     if (HAS_PROC_FD) {
       const actual = readlinkSync(`/proc/self/fd/${fd}`);
-      if (actual !== real || !guard.admitsReal(actual, scope)) {
+      if (!isOpenedPath(actual, real) || !guard.admitsReal(real, scope)) {
         throw new HashlineError('link_swapped', linkSwapped(display), { details: { path: display, opened: actual } });
       }
     }

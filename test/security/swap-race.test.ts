@@ -98,3 +98,21 @@ test('a process flipping a directory between real and a link to outside never ge
   const outsideNames = await fsp.readdir(sb.outside);
   assert.deepEqual(outsideNames.sort(), ['secret.txt', 'victim.txt']);
 });
+
+test('a file replaced by rename after the open is not a swap: the read gets the version it opened', async () => {
+  const { openVerified } = await import('../../src/io/open-verified.js');
+  const engine = await engineFor(sb.root);
+  const rp = await engine.guard.resolve('victim.txt', 'read');
+  const vh = await openVerified(engine.guard, rp, 'read');
+  try {
+    await fsp.writeFile(path.join(sb.root, 'victim.txt.new'), 'newer\n');
+    await fsp.rename(path.join(sb.root, 'victim.txt.new'), path.join(sb.root, 'victim.txt'));
+    assert.equal((await vh.handle.readFile()).toString(), 'victim\n');
+  } finally {
+    await vh.handle.close();
+  }
+  const { isOpenedPath } = await import('../../src/io/open-verified.js');
+  assert.equal(isOpenedPath('/r/a.txt (deleted)', '/r/a.txt'), true);
+  assert.equal(isOpenedPath('/outside/a.txt (deleted)', '/r/a.txt'), false);
+  assert.equal(isOpenedPath('/r/a.txt.bak', '/r/a.txt'), false);
+});
