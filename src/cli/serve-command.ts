@@ -9,6 +9,7 @@ import { HashlineError } from '../core/errors.js';
 import { isLoopbackHost } from '../http/host-check.js';
 import type { HttpLimits } from '../http/limits.js';
 import { createHttpServer } from '../http/server.js';
+import { removeStaleSpools } from '../http/tar-extract.js';
 import { createEngine } from '../tools/engine.js';
 import { parseEngineArgs } from './options.js';
 
@@ -75,6 +76,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const loadTools = async () => (await import('../tools/registry.js')).selectTools(config.tools);
   const tools = config.tools === undefined ? loadTools : await loadTools();
   const engine = await createEngine(config);
+  await removeStaleSpools();
   const { app } = await createHttpServer(engine, { tools, token, host, allowedHosts, limits });
   await app.listen({ host, port });
   const addr = app.server.address();

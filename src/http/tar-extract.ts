@@ -37,8 +37,32 @@ import { ArchiveCheck } from './tar-rules.js';
  * Writes the request body to a private temp file that is unlinked as soon as it is open, so a
  * daemon killed mid-upload leaves nothing behind; the open handle is the only way to it.
  */
+const SPOOL_PREFIX = 'hashline-spool-';
+
+/**
+ * Removes spool folders left by daemons killed between creating one and removing it (the folder
+ * name carries the owner's pid). Run at start.
+ */
+export async function removeStaleSpools(tmp: string = os.tmpdir()): Promise<number> {
+  let removed = 0;
+  for (const name of await fsp.readdir(tmp).catch(() => [] as string[])) {
+    const m = new RegExp(`^${SPOOL_PREFIX}(\\d+)-`).exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    try {
+      process.kill(pid, 0);
+      continue; // its owner is alive
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EPERM') continue;
+    }
+    await fsp.rm(path.join(tmp, name), { recursive: true, force: true }).catch(() => undefined);
+    removed++;
+  }
+  return removed;
+}
+
 async function spool(req: IncomingMessage, limit: number): Promise<FileHandle> {
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'hashline-spool-'));
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), `${SPOOL_PREFIX}${process.pid}-`));
   let handle: FileHandle;
   try {
     handle = await fsp.open(path.join(dir, 'body.tar'), 'wx+', 0o600);
