@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { out: { type: 'string' }, entry: { type: 'string' }, 'no-ajv': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { out: { type: 'string' }, entry: { type: 'string' }, 'no-ajv': { type: 'boolean' }, split: { type: 'boolean' } } });
 
 /** Replaces the SDK's validation/ajv-provider.js with a validator that refuses to validate. */
 const noAjv = {
@@ -28,9 +28,14 @@ const noAjv = {
 const outfile = path.resolve(values.out ?? path.join(repo, 'dist/hashline.mjs'));
 
 const started = Date.now();
+// --split: the shipped bin. One entry per output folder (`bin/hashline.mjs`), each subcommand in its own
+// chunk (the CLI imports them dynamically), so `hashline mcp` loads neither fastify nor tar.
+const output = values.split
+  ? { outdir: path.join(repo, 'bin'), splitting: true, entryNames: 'hashline', chunkNames: 'hashline-[name]-[hash]', outExtension: { '.js': '.mjs' } }
+  : { outfile };
 await build({
   entryPoints: [path.resolve(values.entry ?? path.join(repo, 'dist/cli/main.js'))],
-  outfile,
+  ...output,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -42,4 +47,4 @@ await build({
   logLevel: 'warning',
   plugins: values['no-ajv'] ? [noAjv] : [],
 });
-process.stderr.write(`bundled ${path.relative(repo, outfile)} in ${Date.now() - started} ms\n`);
+process.stderr.write(`bundled ${values.split ? 'bin/hashline.mjs' : path.relative(repo, outfile)} in ${Date.now() - started} ms\n`);
