@@ -7,6 +7,7 @@
 // Usage: node scripts/bundle-cli.mjs [--out FILE] [--entry FILE] [--no-ajv]   (FILE must sit one level under a
 // folder holding package.json, like dist/, because the version is read from ../package.json)
 import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -20,7 +21,7 @@ const noAjv = {
   setup(b) {
     b.onLoad({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
       contents:
-        "export class AjvJsonSchemaValidator { getValidator() { throw new Error('JSON Schema validation is not part of this build'); } }",
+        "export class AjvJsonSchemaValidator { getValidator() { throw new Error('hashline does not ask clients for input (elicitation), so this build has no JSON Schema validator'); } }",
       loader: 'js',
     }));
   },
@@ -28,6 +29,8 @@ const noAjv = {
 const outfile = path.resolve(values.out ?? path.join(repo, 'dist/hashline.mjs'));
 
 const started = Date.now();
+// chunk names carry content hashes: clear the old ones so bin/ holds exactly one build
+if (values.split) rmSync(path.join(repo, 'bin'), { recursive: true, force: true });
 // --split: the shipped bin. One entry per output folder (`bin/hashline.mjs`), each subcommand in its own
 // chunk (the CLI imports them dynamically), so `hashline mcp` loads neither fastify nor tar.
 const output = values.split
