@@ -13,7 +13,7 @@ let sb: Sandbox;
 let mcp: McpSession;
 
 before(async () => {
-  sb = await makeSandbox({ 'a.txt': 'alpha\n', 'dir/b.txt': 'beta\n' });
+  sb = await makeSandbox({ 'a.txt': 'alpha\n', 'dir/b.txt': 'beta\n', 'big.bin': Buffer.alloc(2 * 1024 * 1024, 1) });
   await fsp.symlink(path.join(sb.outside, 'secret.txt'), path.join(sb.root, 'leak.txt'));
   mcp = await connectMcp(['--root', sb.root]);
 });
@@ -60,7 +60,8 @@ test('progress is reported when the client asks for it', async () => {
   // response synchronously but notifications a tick later, so one that arrives in the same chunk as
   // the result can be dropped client-side. Hence: the first arrives, values increase, totals match.
   const seen: Array<{ progress: number; total?: number }> = [];
-  const files = ['a.txt', 'dir/b.txt', 'a.txt', 'dir/b.txt'];
+  // enough files that the call outlasts the first notifications' trip to the client
+  const files = Array.from({ length: 40 }, (_, i) => (i % 2 ? 'a.txt' : 'big.bin'));
   const r = await mcp.client.callTool({ name: 'file_hash', arguments: { filePaths: files } }, undefined, {
     onprogress: (p) => seen.push(p),
   });
