@@ -1,11 +1,12 @@
-// Streaming SHA-256 of a verified open file: constant memory whatever the size.
+// Streaming SHA-256 of a verified open file: constant memory whatever the size. Two buffers
+// alternate, so the next chunk is read (in the thread pool) while this one is hashed.
 
 import { createHash } from 'node:crypto';
 import { HashlineError } from '../core/errors.js';
 import { openVerified } from './open-verified.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
 
-const CHUNK = 1024 * 1024;
+const CHUNK = 2 * 1024 * 1024;
 
 export async function sha256File(
   guard: PathGuard,
@@ -15,14 +16,22 @@ export async function sha256File(
   const vh = await openVerified(guard, rp, 'read');
   try {
     const hash = createHash('sha256');
-    const buf = Buffer.allocUnsafe(CHUNK);
+    const buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
     let size = 0;
+    let which = 0;
+    let pending = vh.handle.read(buffers[0]!, 0, CHUNK, 0);
     for (;;) {
-      if (signal?.aborted) throw new HashlineError('aborted', 'aborted');
-      const { bytesRead } = await vh.handle.read(buf, 0, CHUNK, null);
+      if (signal?.aborted) {
+        pending.catch(() => undefined);
+        throw new HashlineError('aborted', 'aborted');
+      }
+      const { bytesRead } = await pending;
       if (bytesRead === 0) break;
-      hash.update(buf.subarray(0, bytesRead));
+      const current = buffers[which]!;
       size += bytesRead;
+      which ^= 1;
+      pending = vh.handle.read(buffers[which]!, 0, CHUNK, size);
+      hash.update(current.subarray(0, bytesRead));
     }
     return { sha256: hash.digest('hex'), size };
   } finally {
