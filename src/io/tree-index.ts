@@ -5,9 +5,9 @@
 // unchanged (mtime and inode), so a repeated search costs one lstat per directory.
 
 import { lstatSync, readFileSync, readdirSync, type Dirent } from 'node:fs';
-import ignore, { type Ignore } from 'ignore';
+import ignore from 'ignore';
 import type { PathGuard } from './path-guard.js';
-import { SKIPPED_DIRS } from './walk.js';
+import { ignored, SKIPPED_DIRS, type IgnoreRules } from './walk.js';
 
 interface Stamp {
   dir: string;
@@ -31,19 +31,7 @@ function key(p: string): string {
   }
 }
 
-interface Rules {
-  base: string;
-  ig: Ignore;
-}
-
-function ignored(rules: readonly Rules[], abs: string, isDir: boolean): boolean {
-  for (const r of rules) {
-    if (!abs.startsWith(`${r.base}/`)) continue;
-    const rel = abs.slice(r.base.length + 1);
-    if (r.ig.ignores(isDir ? `${rel}/` : rel)) return true;
-  }
-  return false;
-}
+type Rules = IgnoreRules;
 
 function walk(guard: PathGuard, start: string): TreeList {
   const files: string[] = [];

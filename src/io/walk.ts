@@ -27,10 +27,12 @@ export interface WalkedFile {
   display: string;
 }
 
-interface Rules {
+/** The rules of one `.gitignore`, applying to paths under `base`. */
+export interface IgnoreRules {
   base: string;
   ig: Ignore;
 }
+type Rules = IgnoreRules;
 
 async function loadIgnore(dir: string): Promise<Rules | null> {
   try {
@@ -41,10 +43,11 @@ async function loadIgnore(dir: string): Promise<Rules | null> {
   }
 }
 
-function ignored(rules: readonly Rules[], abs: string, isDir: boolean): boolean {
+/** True when any of the rules (each relative to its own base) ignores `abs`. Shared with io/tree-index.ts. */
+export function ignored(rules: readonly IgnoreRules[], abs: string, isDir: boolean): boolean {
   for (const r of rules) {
-    const rel = path.relative(r.base, abs);
-    if (rel === '' || rel.startsWith('..')) continue;
+    if (!abs.startsWith(`${r.base}/`)) continue;
+    const rel = abs.slice(r.base.length + 1);
     if (r.ig.ignores(isDir ? `${rel}/` : rel)) return true;
   }
   return false;
