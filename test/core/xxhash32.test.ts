@@ -37,3 +37,15 @@ test('streaming in arbitrary chunks equals one-shot', () => {
     { numRuns: 1000 },
   );
 });
+
+test('aligned (word reads) and unaligned starts of one buffer agree with the reference', () => {
+  const big = new Uint8Array(4096 + 8);
+  for (let i = 0; i < big.length; i++) big[i] = (i * 2654435761) >>> 24;
+  for (let offset = 0; offset < 8; offset++) {
+    for (const n of [0, 15, 16, 17, 31, 32, 33, 1000, 4096]) {
+      const view = big.subarray(offset, offset + n);
+      assert.equal(xxhash32(view), ref.h32Raw(view, 0), `offset ${offset}, ${n} bytes`);
+      assert.equal(new Xxh32(7).update(view.subarray(0, 5)).update(view.subarray(5)).digest(), ref.h32Raw(view, 7));
+    }
+  }
+});
