@@ -37,6 +37,8 @@ export interface LineSource {
 
 export interface Rendered {
   body: string[];
+  /** `body` joined with newlines, when the renderer already built it. */
+  joined?: string;
   /** Line numbers shown whole. */
   seen: number[];
   /** Appended to content, one per line. */
@@ -141,8 +143,9 @@ export function renderWhole(src: LineSource, trailingEmpty: boolean, budget: Rep
   const body: string[] = new Array(last);
   const show = src.utf8 === true ? (x: string) => x : displayText;
   for (let n = 1; n <= last; n++) body[n - 1] = numbered(n, n > src.total ? '' : show(src.line(n)));
-  if (budget.takeBytes(2 * (jsonEscapedBytes(body.join('\n')) + 2 * last))) {
-    return { body, seen: Array.from({ length: src.total }, (_, i) => i + 1), notices: [], warnings: [] };
+  const joined = body.join('\n');
+  if (budget.takeBytes(2 * (jsonEscapedBytes(joined) + 2 * last))) {
+    return { body, joined, seen: Array.from({ length: src.total }, (_, i) => i + 1), notices: [], warnings: [] };
   }
   const b = new Builder(budget, false);
   for (let n = 1; n <= last; n++) {
@@ -214,7 +217,7 @@ export function renderBlock(src: LineSource, span: LineSpanRange, budget: ReplyB
 
 /** `content` of a ReadResult: header, the body lines, then each notice on its own line. */
 export function assembleContent(header: string, r: Rendered): string {
-  let s = `${header}\n${r.body.join('\n')}`;
+  let s = `${header}\n${r.joined ?? r.body.join('\n')}`;
   for (const n of r.notices) s += `\n${n}`;
   return s;
 }

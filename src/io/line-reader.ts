@@ -70,8 +70,15 @@ export class LineSplitter {
     const decoded = decodeBytes(bytes);
     this.utf8 &&= decoded.utf8;
     const text = decoded.text;
-    // a segment ends with a terminator (or at EOF), so the tag's per-line normalization is local
-    const lf = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+    if (bytes.indexOf(0x0d) < 0) {
+      this.keep?.push(text);
+      const blank = this.splitLf(text, atEof);
+      // a segment ends with a terminator (or at EOF), so the tag's per-line normalization is local;
+      // valid UTF-8 with nothing to normalize is hashed as it came (its text encodes to the same bytes)
+      this.hasher.update(decoded.utf8 && !blank ? bytes : encodeText(blank ? normalizeForTag(text) : text));
+      return;
+    }
+    const lf = text.replace(/\r\n?/g, '\n');
     this.keep?.push(lf);
     this.hasher.update(encodeText(hasTrailingBlank(lf) ? normalizeForTag(lf) : lf));
     let start = 0;
@@ -89,6 +96,31 @@ export class LineSplitter {
       this.onLine(++this.total, line);
       this.lastTerminated = false;
     }
+  }
+
+  /**
+   * The line loop for text that holds no CR (plain searches for LF). Returns whether some line ends
+   * in a blank or tab (the tag's normalization has work to do).
+   */
+  private splitLf(text: string, atEof: boolean): boolean {
+    let blank = false;
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+      const last = text.charCodeAt(nl - 1);
+      blank ||= nl > start && (last === 0x20 || last === 0x09);
+      this.eol ??= '\n';
+      this.onLine(++this.total, text.slice(start, nl));
+      start = nl + 1;
+      this.lastTerminated = true;
+    }
+    if (start < text.length) {
+      if (!atEof) throw new HashlineError('internal', 'line reader cut a segment inside a line');
+      const last = text.charCodeAt(text.length - 1);
+      blank ||= last === 0x20 || last === 0x09;
+      this.onLine(++this.total, text.slice(start));
+      this.lastTerminated = false;
+    }
+    return blank;
   }
 
   push(input: Buffer): void {

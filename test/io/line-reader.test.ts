@@ -7,7 +7,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { computeTag } from '../../src/core/tag.js';
 import { docText, parseDoc } from '../../src/core/text-doc.js';
-import { CHUNK_BYTES, scanLines } from '../../src/io/line-reader.js';
+import fc from 'fast-check';
+import { CHUNK_BYTES, scanBytes, scanLines } from '../../src/io/line-reader.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
 async function check(file: string, bytes: Uint8Array): Promise<void> {
@@ -60,4 +61,30 @@ test('terminators and characters across chunk boundaries', async () => {
   } finally {
     await sb.cleanup();
   }
+});
+
+test('in-memory scans agree with the text model on random files (blanks, tabs, CR, LF, non-UTF-8 bytes)', () => {
+  const piece = fc.constantFrom(
+    Buffer.from('a'),
+    Buffer.from(' '),
+    Buffer.from('\t'),
+    Buffer.from('\n'),
+    Buffer.from('\r'),
+    Buffer.from('é'),
+    Buffer.from([0xff]),
+    Buffer.from('\ufeff'),
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 40 }), (parts) => {
+      const bytes = Buffer.concat(parts);
+      const lines: string[] = [];
+      const scan = scanBytes(bytes, (_n, l) => lines.push(l), { keepTextUpTo: Number.POSITIVE_INFINITY });
+      const doc = parseDoc(bytes);
+      assert.deepEqual(lines, doc.lines);
+      assert.equal(scan.text, docText(doc));
+      assert.equal(scan.tag, computeTag(docText(doc)));
+      assert.equal(scan.utf8, doc.utf8);
+    }),
+    { numRuns: 3000 },
+  );
 });
