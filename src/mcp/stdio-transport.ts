@@ -6,6 +6,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_MESSAGE_BYTES } from '../core/config.js';
+import { carriesLongText, encodeSharingStrings } from './shared-stringify.js';
 import { TopLevelIdScanner } from './top-level-id.js';
 
 const MiB = 1024 * 1024;
@@ -91,8 +92,22 @@ export class LimitedStdioTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
+    if (carriesLongText(message)) {
+      // a long reply: UTF-8 chunks with its long text escaped and encoded once, written in one go
+      const chunks = encodeSharingStrings(message);
+      const size = chunks.reduce((n, c) => n + c.length, 0);
+      if (size <= this.limit) {
+        this.output.cork();
+        for (const c of chunks) this.output.write(c);
+        const ok = this.output.write('\n');
+        this.output.uncork();
+        if (!ok) await new Promise<void>((r) => this.output.once('drain', () => r()));
+        return;
+      }
+    }
     let json = JSON.stringify(message);
-    if (Buffer.byteLength(json) > this.limit && 'id' in message && message.id !== undefined) {
+    // no UTF-16 unit takes more than 3 UTF-8 bytes: count exactly only when it could matter
+    if (json.length * 3 > this.limit && Buffer.byteLength(json) > this.limit && 'id' in message && message.id !== undefined) {
       json = JSON.stringify({
         jsonrpc: '2.0',
         id: message.id,
