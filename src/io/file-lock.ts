@@ -1,10 +1,12 @@
 // Locks per real path: an in-process queue (so concurrent calls in one server never interleave)
 // plus a lock file per path in a private directory (so two hashline processes on one tree never
 // interleave writes). Batches take their locks in sorted order, so two batches cannot deadlock.
-// A lock file whose owning process is gone is taken over.
+// A lock file whose owning process is gone is taken over. On a memory file system (the default
+// /dev/shm) lock files are created and removed with synchronous calls: a few microseconds each,
+// where a thread-pool round trip per call made a 2,000-file rewrite spend ~0.4 s on its locks.
 
 import { createHash } from 'node:crypto';
-import { constants, promises as fsp, statSync } from 'node:fs';
+import { closeSync, constants, promises as fsp, openSync, statfsSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HashlineError } from '../core/errors.js';
@@ -67,10 +69,51 @@ function alive(pid: number): boolean {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** statfs types of file systems held in memory (tmpfs, ramfs), where a create never waits on a disk. */
+const MEMORY_FS = new Set([0x01021994, 0x858458f6]);
+
+function inMemory(dir: string): boolean {
+  try {
+    return MEMORY_FS.has(statfsSync(dir).type);
+  } catch {
+    return false;
+  }
+}
+
+const LOCK_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/** Creates the lock file with synchronous calls (throws EEXIST when it is held). */
+function createSync(file: string, text: string): void {
+  const fd = openSync(file, LOCK_FLAGS, 0o600);
+  try {
+    writeSync(fd, text);
+  } catch (e) {
+    closeSync(fd);
+    try {
+      unlinkSync(file);
+    } catch {
+      // gone already
+    }
+    throw e;
+  }
+  closeSync(fd);
+}
+
+async function createAsync(file: string, text: string): Promise<void> {
+  const h = await fsp.open(file, LOCK_FLAGS, 0o600);
+  try {
+    await h.writeFile(text);
+  } finally {
+    await h.close();
+  }
+}
+
 export class LockManager {
   private readonly dir: string;
   private readonly queues = new Map<string, Promise<void>>();
   private dirReady: Promise<void> | undefined;
+  /** The lock directory is on a memory file system (set once it exists). */
+  private memory = false;
 
   constructor(dir: string = defaultLockDir()) {
     this.dir = dir;
@@ -84,6 +127,7 @@ export class LockManager {
       if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) {
         throw new HashlineError('io_error', `lock directory \`${this.dir}\` is not a private directory of this user`);
       }
+      this.memory = inMemory(this.dir);
     })();
     return this.dirReady;
   }
@@ -106,7 +150,7 @@ export class LockManager {
     };
   }
 
-  private async fileAcquire(real: string, options: LockOptions): Promise<() => Promise<void>> {
+  private async fileAcquire(real: string, options: LockOptions): Promise<() => Promise<void> | void> {
     await this.ensureDir();
     const file = this.lockFile(real);
     const deadline = Date.now() + (options.timeoutMs ?? 10_000);
@@ -114,9 +158,18 @@ export class LockManager {
     for (;;) {
       if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted');
       try {
-        const h = await fsp.open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-        await h.writeFile(`${process.pid}\n${real}\n`);
-        await h.close();
+        const text = `${process.pid}\n${real}\n`;
+        if (this.memory) {
+          createSync(file, text);
+          return () => {
+            try {
+              unlinkSync(file);
+            } catch {
+              // gone already
+            }
+          };
+        }
+        await createAsync(file, text);
         return async () => {
           await fsp.unlink(file).catch(() => undefined);
         };
