@@ -12,6 +12,9 @@ export const HL_LINE_BODY_SEP = '| ';
 
 /** Trims trailing space, tab and CR from each line; keeps terminators and everything else. */
 export function normalizeForTag(text: string): string {
+  // the regex tries a match at every blank of the text: skip it when no line can end in one
+  const last = text.charCodeAt(text.length - 1);
+  if (!text.includes(' \n') && !text.includes('\t\n') && !text.includes('\r') && last !== 0x20 && last !== 0x09) return text;
   return text.replace(/[ \t\r]+(?=\n|$)/g, '');
 }
 

@@ -59,3 +59,14 @@ test('property: the streaming TagHasher equals computeTag of the LF text', () =>
 test('header format', () => {
   assert.equal(formatHeader('src/main.rs', '3C4D'), '¶src/main.rs#3C4D');
 });
+
+test('property: normalization equals trimming every line by the rule (the shortcut for clean text included)', () => {
+  const trimEveryLine = (s: string) => s.split('\n').map((l) => l.replace(/[ \t\r]+$/, '')).join('\n');
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom('a', ' ', '\t', '\r', '\n', 'é'), { maxLength: 30 }), (chars) => {
+      const s = chars.join('');
+      assert.equal(normalizeForTag(s), trimEveryLine(s));
+    }),
+    { numRuns: 5000 },
+  );
+});
