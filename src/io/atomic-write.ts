@@ -4,14 +4,18 @@
 // parent directory opened and verified once (through its descriptor, /proc/self/fd/N), so a parent
 // swapped for a link mid-write cannot redirect anything. Writes go to the resolved real path,
 // so writing through an in-bounds symbolic link updates its target and keeps the link.
+//
+// Calls that only touch the page cache or the descriptor table (opening the directory, reading its
+// descriptor's path, lstat, writing a buffer, chmod, close) are made synchronously: each costs
+// microseconds, a thread-pool round trip costs more. Calls that may wait on the disk (creating the
+// temporary file, fsync, rename) go to the thread pool, as in io/atomic-batch.ts.
 
 import { randomBytes } from 'node:crypto';
-import { constants, promises as fsp } from 'node:fs';
+import { closeSync, constants, fchmodSync, fsync as fsyncCallback, lstatSync, openSync, promises as fsp, readlinkSync, writeSync, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { HashlineError } from '../core/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
-import { descriptorPath } from './open-verified.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
 
 export interface AtomicWriteOptions {
@@ -48,14 +52,25 @@ function abortIfNeeded(signal: AbortSignal | undefined): void {
  * this directory even if a parent is swapped for a link afterwards (an openat() in all but name).
  */
 interface AnchoredDir {
-  handle: FileHandle;
+  fd: number;
   prefix: string;
 }
 
-async function openAnchoredDir(guard: PathGuard, dir: string, display: string): Promise<AnchoredDir> {
-  let handle: FileHandle;
+const HAS_PROC_FD = process.platform === 'linux';
+
+function closeQuietly(fd: number | undefined): void {
+  if (fd === undefined) return;
   try {
-    handle = await fsp.open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    closeSync(fd);
+  } catch {
+    // already closed or never valid: nothing to undo
+  }
+}
+
+function openAnchoredDir(guard: PathGuard, dir: string, display: string): AnchoredDir {
+  let fd: number;
+  try {
+    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
@@ -64,13 +79,23 @@ async function openAnchoredDir(guard: PathGuard, dir: string, display: string): 
     if (code === 'ELOOP' || code === 'ENOTDIR') throw new HashlineError('link_swapped', linkSwapped(display), { cause: e });
     throw new HashlineError('io_error', `failed to write \`${display}\`: ${(e as Error).message}`, { cause: e });
   }
-  const actual = await descriptorPath(handle.fd);
-  if (actual === null) return { handle, prefix: dir };
+  if (!HAS_PROC_FD) return { fd, prefix: dir };
+  let actual: string;
+  try {
+    actual = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return { fd, prefix: dir };
+  }
   if (actual !== dir || !guard.admitsReal(actual, 'write')) {
-    await handle.close().catch(() => undefined);
+    closeQuietly(fd);
     throw new HashlineError('link_swapped', linkSwapped(display), { details: { opened: actual } });
   }
-  return { handle, prefix: `/proc/self/fd/${handle.fd}` };
+  return { fd, prefix: `/proc/self/fd/${fd}` };
+}
+
+/** fsync of a descriptor on the thread pool (the one call here that waits for the disk). */
+function fsyncFd(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsyncCallback(fd, (e) => (e ? reject(e) : resolve())));
 }
 
 /** Creates the missing parents of `rp.real` one by one, each inside its verified parent. */
@@ -94,11 +119,11 @@ async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise<string
     if (!guard.admitsReal(d, 'write')) {
       throw new HashlineError('path_outside_root', `permission denied: cannot create \`${guard.display(d)}\``);
     }
-    const parent = await openAnchoredDir(guard, path.dirname(d), rp.display);
+    const parent = openAnchoredDir(guard, path.dirname(d), rp.display);
     try {
       await fsp.mkdir(`${parent.prefix}/${path.basename(d)}`);
     } finally {
-      await parent.handle.close().catch(() => undefined);
+      closeQuietly(parent.fd);
     }
     made.push(d);
   }
@@ -107,7 +132,9 @@ async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise<string
 
 async function writeAll(handle: FileHandle, data: Uint8Array | AsyncIterable<Uint8Array>, signal?: AbortSignal): Promise<number> {
   if (data instanceof Uint8Array) {
-    await handle.write(data, 0, data.length, 0);
+    // into the page cache: no disk wait
+    let done = 0;
+    while (done < data.length) done += writeSync(handle.fd, data, done, data.length - done, done);
     return data.length;
   }
   let total = 0;
@@ -136,14 +163,9 @@ export async function writeAtomic(
   let tempPath: string | undefined;
   let renamed = false;
   try {
-    anchored = await openAnchoredDir(guard, dir, rp.display);
+    anchored = openAnchoredDir(guard, dir, rp.display);
     const targetPath = `${anchored.prefix}/${name}`;
-    let existing: import('node:fs').Stats | null = null;
-    try {
-      existing = await fsp.lstat(targetPath);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
+    const existing: Stats | null = lstatSync(targetPath, { throwIfNoEntry: false }) ?? null;
     if (existing !== null) {
       if (options.exclusive) throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { details: { path: rp.display } });
       if (existing.isSymbolicLink()) throw new HashlineError('link_swapped', linkSwapped(rp.display));
@@ -154,7 +176,7 @@ export async function writeAtomic(
     tempPath = `${anchored.prefix}/${path.basename(tempNameFor(target))}`;
     handle = await fsp.open(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     const bytes = await writeAll(handle, data, options.signal);
-    await handle.chmod(mode);
+    fchmodSync(handle.fd, mode);
     if (existing && process.getuid?.() === 0 && (existing.uid !== 0 || existing.gid !== 0)) {
       await handle.chown(existing.uid, existing.gid).catch(() => undefined);
     }
@@ -172,7 +194,8 @@ export async function writeAtomic(
       await fsp.rename(tempPath, targetPath);
     }
     renamed = true;
-    if (options.durable !== false) await anchored.handle.sync().catch(() => undefined);
+    // best effort: some file systems refuse fsync on directories
+    if (options.durable !== false) await fsyncFd(anchored.fd).catch(() => undefined);
     return { created: existing === null, mode, bytes };
   } catch (e) {
     await handle?.close().catch(() => undefined);
@@ -183,6 +206,6 @@ export async function writeAtomic(
     if (e instanceof HashlineError) throw e;
     throw new HashlineError('io_error', `failed to write \`${rp.display}\`: ${(e as Error).message}`, { cause: e });
   } finally {
-    await anchored?.handle.close().catch(() => undefined);
+    closeQuietly(anchored?.fd);
   }
 }
