@@ -1,7 +1,8 @@
 // Symbol search over a directory tree (fs_read with a directory `path` and a `symbol`): lists the
 // tree (io/tree-index.ts: no links, .git and node_modules skipped, .gitignore honoured, policy per
 // file), keeps files whose grammar knows definitions, skips every file whose bytes do not contain
-// the name, and parses the rest on libuv's threads. Files are read in short synchronous slices
+// the name (a read without the descriptor check; the files that match are read again with every
+// check), and parses the rest on libuv's threads. Files are read in short synchronous slices
 // (the event loop is released between slices); their bytes and per-name answers stay warm between
 // calls, checked against size, mtime, inode and device before every use.
 
@@ -12,6 +13,7 @@ import { HashlineError } from '../core/errors.js';
 import { computeTag } from '../core/tag.js';
 import { docText, parseDoc } from '../core/text-doc.js';
 import type { PathGuard } from '../io/path-guard.js';
+import { readForPrefilter } from '../io/read-for-prefilter.js';
 import { readVerifiedSync, statKey } from '../io/read-verified-sync.js';
 import { listTree } from '../io/tree-index.js';
 import { isAvailable, languageForPath, type LanguageInfo } from './registry.js';
@@ -36,6 +38,8 @@ export interface DecodedFile {
 interface Entry {
   readonly key: string;
   readonly bytes: Buffer;
+  /** Read with every check (io/read-verified-sync.ts); else only fit for the needle test. */
+  readonly verified: boolean;
   decoded?: DecodedFile;
   /** Symbol name → match (null: checked, none). */
   readonly matches: Map<string, SymbolMatch | null>;
@@ -69,8 +73,12 @@ function decode(entry: Entry): DecodedFile {
   return entry.decoded;
 }
 
-/** The cached entry for a file when still valid, else a fresh verified read (null: not a searchable file). */
-function entryFor(guard: PathGuard, real: string): Entry | null {
+/**
+ * The cached entry for a file when still valid, else a fresh read (null: not a searchable file).
+ * Fresh reads skip the descriptor check (io/read-for-prefilter.ts): most files only have their
+ * bytes searched for the name, and `verifiedEntry` reads again, with every check, those that match.
+ */
+function entryFor(real: string): Entry | null {
   const hit = cache.get(real);
   if (hit) {
     try {
@@ -80,11 +88,24 @@ function entryFor(guard: PathGuard, real: string): Entry | null {
       return null;
     }
   }
-  const read = readVerifiedSync(guard, real, guard.display(real), MAX_SEARCH_FILE_BYTES);
+  const read = readForPrefilter(real, MAX_SEARCH_FILE_BYTES);
   if (!read) return null;
-  const entry: Entry = { key: read.key, bytes: read.bytes, matches: new Map() };
+  const entry: Entry = { key: read.key, bytes: read.bytes, verified: false, matches: new Map() };
   remember(real, entry);
   return entry;
+}
+
+/** The entry itself when verified, else a verified read that replaces it (null: gone or no longer searchable). */
+function verifiedEntry(guard: PathGuard, real: string, entry: Entry): Entry | null {
+  if (entry.verified) return entry;
+  const read = readVerifiedSync(guard, real, guard.display(real), MAX_SEARCH_FILE_BYTES);
+  if (!read) {
+    forgetFile(real);
+    return null;
+  }
+  const fresh: Entry = { key: read.key, bytes: read.bytes, verified: true, matches: new Map() };
+  remember(real, fresh);
+  return fresh;
 }
 
 export interface SymbolHit {
@@ -134,7 +155,7 @@ export async function searchSymbol(
     }
     if (!lang || name === '') continue;
     try {
-      const entry = entryFor(guard, real);
+      let entry = entryFor(real);
       if (!entry) continue;
       const known = entry.matches.get(name);
       if (known !== undefined) {
@@ -145,6 +166,8 @@ export async function searchSymbol(
         entry.matches.set(name, null);
         continue;
       }
+      entry = verifiedEntry(guard, real, entry);
+      if (!entry || entry.bytes.indexOf(needle) < 0) continue;
       pending.push({ i, lang, entry });
     } catch (e) {
       results[i] = { display: guard.display(real), message: (e as Error).message };

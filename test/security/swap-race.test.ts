@@ -11,6 +11,7 @@ import { after, beforeEach, test } from 'node:test';
 import { toHashlineError } from '../../src/core/errors.js';
 import { writeAtomic } from '../../src/io/atomic-write.js';
 import { readVerified } from '../../src/io/open-verified.js';
+import { fsReadTool } from '../../src/tools/fs-read.js';
 import { attack } from '../helpers/attack.js';
 import { engineFor } from '../helpers/engine.js';
 import { makeSandbox, snapshotTree, type Sandbox } from '../helpers/tmp-tree.js';
@@ -71,20 +72,24 @@ test('write: the file is swapped for a link after the check', async () => {
   assert.equal(await fsp.readFile(path.join(sb.outside, 'victim.txt'), 'utf8'), 'TOP SECRET\n');
 });
 
-test('a process flipping a directory between real and a link to outside never gets a read or write through', async () => {
-  const engine = await engineFor(sb.root);
-  const dir = path.join(sb.root, 'dir');
+/** A process that flips `dir` between the real directory and a link to `outside` for `ms`; resolves when it exits. */
+function flipDirectory(dir: string, outside: string, ms: number): Promise<unknown> {
   const flipper = spawn(
     process.execPath,
     [
       '-e',
-      `const fs=require('fs');const d=${JSON.stringify(dir)},m=d+'.real',o=${JSON.stringify(sb.outside)};
-       const end=Date.now()+1500;
+      `const fs=require('fs');const d=${JSON.stringify(dir)},m=d+'.real',o=${JSON.stringify(outside)};
+       const end=Date.now()+${ms};
        while(Date.now()<end){try{fs.renameSync(d,m);fs.symlinkSync(o,d);fs.unlinkSync(d);fs.renameSync(m,d);}catch{}}`,
     ],
     { stdio: 'ignore' },
   );
-  const exited = new Promise((r) => flipper.on('exit', r));
+  return new Promise((r) => flipper.on('exit', r));
+}
+
+test('a process flipping a directory between real and a link to outside never gets a read or write through', async () => {
+  const engine = await engineFor(sb.root);
+  const exited = flipDirectory(path.join(sb.root, 'dir'), sb.outside, 1500);
   let attempts = 0;
   const started = Date.now();
   while (Date.now() - started < 1200) {
@@ -97,6 +102,29 @@ test('a process flipping a directory between real and a link to outside never ge
   assert.equal(await fsp.readFile(path.join(sb.outside, 'victim.txt'), 'utf8'), 'TOP SECRET\n');
   const outsideNames = await fsp.readdir(sb.outside);
   assert.deepEqual(outsideNames.sort(), ['secret.txt', 'victim.txt']);
+});
+
+test('a symbol search while a directory flips to a link to outside never shows the outside file', async () => {
+  await fsp.writeFile(path.join(sb.root, 'dir/victim.ts'), "export function findMe() { return 'inside'; }\n");
+  await fsp.writeFile(path.join(sb.outside, 'victim.ts'), "export function findMe() { return 'TOP SECRET'; }\n");
+  const engine = await engineFor(sb.root);
+  const exited = flipDirectory(path.join(sb.root, 'dir'), sb.outside, 1500);
+  let searches = 0;
+  let found = 0;
+  const started = Date.now();
+  while (Date.now() - started < 1200) {
+    const out = await fsReadTool.run(engine, { targets: [{ path: '.', symbol: 'findMe' }] }, { signal: new AbortController().signal, progress: () => undefined });
+    searches++;
+    for (const r of out.structured.results ?? []) {
+      assert.ok(!r.content.includes('TOP SECRET') && !(r.warnings ?? '').includes('TOP SECRET'), 'a search showed the outside file');
+      if (r.content.includes('inside')) found++;
+    }
+  }
+  await exited;
+  assert.ok(searches > 10);
+  // the race is real: some searches ran while the directory was real
+  assert.ok(found > 0);
+  assert.equal(await fsp.readFile(path.join(sb.outside, 'victim.ts'), 'utf8'), "export function findMe() { return 'TOP SECRET'; }\n");
 });
 
 test('a file replaced by rename after the open is not a swap: the read gets the version it opened', async () => {
