@@ -9,7 +9,7 @@ import { HashlineError, toHashlineError } from '../core/errors.js';
 import { LineSlicer, lineWindow, sliceLines, type LineWindow, type LineWindowQuery } from '../core/line-window.js';
 import { CANNOT_READ_FILE, NO_SUCH_FILE, PATH_IS_DIRECTORY, PATH_NOT_REGULAR } from '../core/messages/http.js';
 import { openVerified } from '../io/open-verified.js';
-import { readVerifiedSync } from '../io/read-verified-sync.js';
+import { readByNameSync, readVerifiedSync } from '../io/read-verified-sync.js';
 import type { Engine } from '../tools/engine.js';
 
 /** Files up to this size are read in one call and sliced in memory. */
@@ -107,6 +107,13 @@ export function windowOrThrow(query: LineWindowQuery): LineWindow | null {
 /** Opens the window of the file named by `query.path`: a Buffer (small files) or a stream. */
 export async function readFileWindow(engine: Engine, query: LineWindowQuery): Promise<Buffer | Readable> {
   const window = windowOrThrow(query);
+  // The plain case (a small regular file, no link on the way) in one synchronous pass that skips
+  // the guard's lstat of the name; everything else, refusals included, takes the full path below.
+  const plain = readByNameSync(engine.guard, query.path as string, WHOLE_READ_BYTES);
+  if (plain) {
+    const out = sliceLines(plain, window);
+    return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  }
   const rp = await engine.guard.resolve(query.path as string, 'read');
   if (!rp.exists) throw new HashlineError('not_found', NO_SUCH_FILE, { details: { path: rp.display } });
   // Small regular files: one synchronous verified read (open, fstat, descriptor check, read, close

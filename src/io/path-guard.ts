@@ -58,9 +58,10 @@ function lstatOrNull(p: string) {
 
 /**
  * Resolves every symbolic link along `abs`, following dangling links lexically, and stops
- * resolving at the first missing component (the rest is appended as is).
+ * resolving at the first missing component (the rest is appended as is). `links` is how many
+ * links were followed (0: `abs` below the known prefix holds none, its last component included).
  */
-export async function resolveReal(abs: string, known?: { lexical: string; real: string }): Promise<{ real: string; exists: boolean }> {
+export function resolveRealSync(abs: string, known?: { lexical: string; real: string }): { real: string; exists: boolean; links: number } {
   let pending = abs.split('/').filter((p) => p !== '');
   let done = '/';
   if (known && known.lexical !== '/' && isWithin(abs, known.lexical)) {
@@ -81,7 +82,7 @@ export async function resolveReal(abs: string, known?: { lexical: string; real: 
     if (st === null) {
       const rest = [part, ...pending];
       // A missing component: nothing below it can be a link, but `..` may still climb out of it.
-      return { real: normalizeLexical(rest.join('/'), done), exists: false };
+      return { real: normalizeLexical(rest.join('/'), done), exists: false, links: hops };
     }
     if (st.isSymbolicLink()) {
       if (++hops > MAX_LINK_HOPS) {
@@ -95,7 +96,13 @@ export async function resolveReal(abs: string, known?: { lexical: string; real: 
     }
     done = next;
   }
-  return { real: done, exists: true };
+  return { real: done, exists: true, links: hops };
+}
+
+/** `resolveRealSync` for callers that await (the walk is synchronous: see above). */
+export async function resolveReal(abs: string, known?: { lexical: string; real: string }): Promise<{ real: string; exists: boolean }> {
+  const { real, exists } = resolveRealSync(abs, known);
+  return { real, exists };
 }
 
 export class PathGuard {
@@ -165,16 +172,42 @@ export class PathGuard {
     return decide(real, this.realPolicy, scope).kind === 'allowed';
   }
 
-  /** Checks `input` for `scope` and resolves it. Throws a coded HashlineError when refused. */
-  async resolve(input: string, scope: Scope): Promise<ResolvedPath> {
+  /**
+   * The lexical half of `resolve`: the form of `input` and the policy on its normalized absolute
+   * path, which is returned. Throws what `resolve` throws before it touches the disk.
+   */
+  checkLexical(input: string, scope: Scope): string {
     assertPathForm(input);
-    let lexical = normalizeLexical(input, this.root);
+    const lexical = normalizeLexical(input, this.root);
     let verdict = decide(lexical, this.lexicalPolicy, scope);
     if (verdict.kind === 'denied' && verdict.code === 'path_outside_root' && isWithin(lexical, this.realRoot)) {
       verdict = decide(lexical, this.realPolicy, scope);
     }
     if (verdict.kind !== 'allowed') throw verdictError(input, verdict);
-    const { real, exists } = await resolveReal(lexical, { lexical: this.root, real: this.realRoot });
+    return lexical;
+  }
+
+  /**
+   * The real path `lexical` (from `checkLexical`) names if its last component is not a link: its
+   * parent resolved like `resolve` does (every link followed), the name appended. Null when the
+   * parent is missing, the name is not a plain one, or the policy refuses that path: `resolve`
+   * then decides (and words the refusal). The caller must open it with O_NOFOLLOW and check the
+   * descriptor's real path against it (read-verified-sync.ts `readByNameSync`).
+   */
+  realIfNameNotLink(lexical: string, scope: Scope): string | null {
+    const slash = lexical.lastIndexOf('/');
+    const name = lexical.slice(slash + 1);
+    if (name === '' || name === '.' || name === '..') return null;
+    const parent = resolveRealSync(slash === 0 ? '/' : lexical.slice(0, slash), { lexical: this.root, real: this.realRoot });
+    if (!parent.exists) return null;
+    const real = parent.real === '/' ? `/${name}` : `${parent.real}/${name}`;
+    return this.admitsReal(real, scope) ? real : null;
+  }
+
+  /** Checks `input` for `scope` and resolves it. Throws a coded HashlineError when refused. */
+  async resolve(input: string, scope: Scope): Promise<ResolvedPath> {
+    let lexical = this.checkLexical(input, scope);
+    const { real, exists, links } = resolveRealSync(lexical, { lexical: this.root, real: this.realRoot });
     const realVerdict = decide(real, this.realPolicy, scope);
     if (realVerdict.kind !== 'allowed') {
       if (real !== lexical && realVerdict.kind === 'denied' && realVerdict.code === 'path_outside_root') {
@@ -182,7 +215,10 @@ export class PathGuard {
       }
       throw verdictError(input, realVerdict);
     }
-    const st = lstatOrNull(lexical);
+    // A walk that followed no link lstat-ed every component of `lexical` itself (the walk from
+    // realRoot does so when that is the root), the last one included: no need to lstat it again.
+    const walkedItself = lexical !== this.root && (this.root === this.realRoot || !isWithin(lexical, this.root));
+    const viaLink = links === 0 && walkedItself ? false : (lstatOrNull(lexical)?.isSymbolicLink() ?? false);
     lexical = normalizeLexical(lexical, '/');
     return {
       input,
@@ -190,7 +226,7 @@ export class PathGuard {
       lexical,
       real,
       exists,
-      viaLink: st?.isSymbolicLink() ?? false,
+      viaLink,
     };
   }
 }

@@ -54,3 +54,41 @@ export function readVerifiedSync(guard: PathGuard, real: string, display: string
     closeSync(fd);
   }
 }
+
+/**
+ * A small read by name that spares the guard's lstat of the last component: the name's lexical
+ * checks and its parent's resolution are the guard's (`checkLexical`, `realIfNameNotLink`), then
+ * the name itself is opened with O_NOFOLLOW and the descriptor checked as above (its real path
+ * must be the one the policy admitted, so a link anywhere along the path fails the check).
+ * Answers only the plain case: null whenever `guard.resolve` and the reads after it must decide
+ * (a link as last component, missing, not a regular file, over `maxBytes`, a descriptor that is
+ * elsewhere, an open error, no /proc), so every refusal and its wording stays theirs.
+ */
+export function readByNameSync(guard: PathGuard, input: string, maxBytes: number, scope: Scope = 'read'): Buffer | null {
+  if (!HAS_PROC_FD) return null;
+  const real = guard.realIfNameNotLink(guard.checkLexical(input, scope), scope);
+  if (real === null) return null;
+  let fd: number;
+  try {
+    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > maxBytes) return null;
+    if (!isOpenedPath(readlinkSync(`/proc/self/fd/${fd}`), real)) return null;
+    const bytes = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    while (got < st.size) {
+      const n = readSync(fd, bytes, got, st.size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === st.size ? bytes : bytes.subarray(0, got);
+  } catch {
+    return null; // the full path reads again and words the error
+  } finally {
+    closeSync(fd);
+  }
+}
