@@ -11,7 +11,8 @@ import { syncDirectories, writeAtomicBatch } from '../io/atomic-batch.js';
 import type { Candidate } from '../io/expand-paths.js';
 import { currentStamp, readVerifiedBytes, sameStamp, type FileStamp } from '../io/read-batch.js';
 import { languageForPath, type LanguageInfo } from '../lang/registry.js';
-import { anyOpMayMatch, rewriteText, type RewriteOp } from '../lang/rewrite.js';
+import { anyOpMayMatch, type RewriteOp } from '../lang/rewrite.js';
+import { rewriteTextInPool } from '../lang/rewrite-pool.js';
 import type { Engine } from './engine.js';
 
 /**
@@ -68,7 +69,7 @@ export async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp
   if (loaded.binary) return c.explicit ? { candidate: c, loaded, warnings: [binaryFile(c.rp.display)] } : null;
   const raw = rawOf(loaded.doc);
   if (!c.explicit && !anyOpMayMatch(raw, ops)) return null;
-  const outcome = await rewriteText(lang, raw, loaded.doc.eol, ops, c.explicit);
+  const outcome = await rewriteTextInPool(lang, raw, loaded.doc.eol, ops, c.explicit);
   for (const r of outcome.reports) {
     if (r.patternError !== undefined) warnings.push(patternUnparsable(r.pat, lang.id, r.patternError));
     else if (r.matches === 0 && c.explicit) warnings.push(noMatches(r.pat));
