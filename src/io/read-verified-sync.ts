@@ -17,6 +17,8 @@ export interface SyncRead {
   bytes: Buffer;
   /** `size:mtimeMs:ino:dev` of what was read, for cache validation. */
   key: string;
+  /** The file's mode (type and permission bits) as fstat gave it. */
+  mode: number;
 }
 
 export function statKey(st: { size: number; mtimeMs: number; ino: number; dev: number }): string {
@@ -49,7 +51,7 @@ export function readVerifiedSync(guard: PathGuard, real: string, display: string
       if (n === 0) break;
       got += n;
     }
-    return { bytes: got === st.size ? bytes : bytes.subarray(0, got), key: statKey(st) };
+    return { bytes: got === st.size ? bytes : bytes.subarray(0, got), key: statKey(st), mode: st.mode };
   } finally {
     closeSync(fd);
   }

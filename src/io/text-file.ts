@@ -6,6 +6,7 @@ import { computeTag } from '../core/tag.js';
 import { docText, parseDoc, serializeDoc, type TextDoc } from '../core/text-doc.js';
 import { writeAtomic, type AtomicWriteOptions, type AtomicWriteResult } from './atomic-write.js';
 import { openVerified } from './open-verified.js';
+import { readVerifiedSync } from './read-verified-sync.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
 import type { Scope } from '../core/path-policy.js';
 
@@ -24,7 +25,25 @@ export interface LoadedFile {
   readonly binary: boolean;
 }
 
+/** Files up to this size are loaded with synchronous verified calls (five thread-pool hops cost more). */
+const SYNC_LOAD_BYTES = 1024 * 1024;
+
+function loaded(rp: ResolvedPath, bytes: Uint8Array, mode: number): LoadedFile {
+  const doc = parseDoc(bytes);
+  const text = docText(doc);
+  return { rp, bytes, doc, text, tag: computeTag(text), mode, binary: bytes.subarray(0, 8192).includes(0) };
+}
+
 export async function loadTextFile(guard: PathGuard, rp: ResolvedPath, scope: Scope = 'read'): Promise<LoadedFile> {
+  // the common case in one synchronous pass; anything else (missing, large, not a regular file, a
+  // refusal) takes the path below, which words every error
+  let small;
+  try {
+    small = readVerifiedSync(guard, rp.real, rp.display, SYNC_LOAD_BYTES, scope);
+  } catch {
+    small = null;
+  }
+  if (small) return loaded(rp, small.bytes, small.mode);
   const vh = await openVerified(guard, rp, scope);
   try {
     if (vh.size > MAX_WHOLE_FILE_BYTES) {
@@ -32,11 +51,7 @@ export async function loadTextFile(guard: PathGuard, rp: ResolvedPath, scope: Sc
         details: { path: rp.display, size: vh.size },
       });
     }
-    const bytes = await vh.handle.readFile();
-    const doc = parseDoc(bytes);
-    const text = docText(doc);
-    const binary = bytes.subarray(0, 8192).includes(0);
-    return { rp, bytes, doc, text, tag: computeTag(text), mode: vh.mode, binary };
+    return loaded(rp, await vh.handle.readFile(), vh.mode);
   } finally {
     await vh.handle.close();
   }
