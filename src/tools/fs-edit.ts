@@ -133,18 +133,25 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
         engine.history.record(rp.real, loaded.text);
         engine.history.reanchor(rp.real, loaded.text);
       }
-      await saveDoc(engine.guard, rp, next, { signal });
-      // (a text longer in UTF-16 units than the byte limit cannot be recorded: skip the scan)
-      const newTag = (after.length <= engine.history.limits.maxSnapshotBytes ? engine.history.record(rp.real, after) : null) ?? computeTag(after);
+      // the write waits on the disk (fsync, rename, fsync of the directory): the tag and the diff
+      // are computed meanwhile, and recorded only once the write succeeded
+      const saved = saveDoc(engine.guard, rp, next, { signal });
+      saved.catch(() => undefined);
+      const newTag = computeTag(after);
       const liveVersion = versions.find((v) => v.text === loaded.text);
-      engine.history.markSeen(rp.real, after, seenAfterEdit(decision.pieces, liveVersion?.seen));
-      const result: EditResult = { path: display, file_hash: newTag, header: formatHeader(display, newTag), warnings };
+      const seen = seenAfterEdit(decision.pieces, liveVersion?.seen);
       const { diff, firstChangedLine } = pieceDiff(
         display,
         { lines: loaded.doc.lines, finalNewline: (loaded.doc.endings[loaded.doc.endings.length - 1] ?? '') !== '' },
         decision.pieces,
         { lines: next.lines, finalNewline: (next.endings[next.endings.length - 1] ?? '') !== '' },
       );
+      await saved;
+      // (a text longer in UTF-16 units than the byte limit cannot be recorded: skip the scan)
+      if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, newTag) !== null) {
+        engine.history.markSeen(rp.real, after, seen);
+      }
+      const result: EditResult = { path: display, file_hash: newTag, header: formatHeader(display, newTag), warnings };
       if (firstChangedLine !== undefined) result.first_changed_line = firstChangedLine;
       if (diff !== undefined) result.diff = diff;
       return result;

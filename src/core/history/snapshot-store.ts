@@ -67,10 +67,11 @@ export class SnapshotStore {
 
   /**
    * Records `text` (LF, no BOM) as a version of `path` and returns its tag, or null when the text
-   * is too large or holds NUL. Recording text that is already a version adds nothing and keeps
+   * is too large or holds NUL. `tag`, when given, must be computeTag(text) (a caller that has it
+   * spares the pass). Recording text that is already a version adds nothing and keeps
    * the order of versions; the path becomes the most recently used.
    */
-  record(path: string, text: string): string | null {
+  record(path: string, text: string, tag?: string): string | null {
     if (!this.recordable(text)) return null;
     const versions = this.byPath.get(path) ?? [];
     const found = versions.find((v) => v.text === text);
@@ -78,7 +79,7 @@ export class SnapshotStore {
       this.touch(path, versions);
       return found.tag;
     }
-    const version: Version = { tag: computeTag(text), text, seen: new Set() };
+    const version: Version = { tag: tag ?? computeTag(text), text, seen: new Set() };
     versions.push(version);
     while (versions.length > this.limits.maxVersionsPerPath) versions.shift();
     this.touch(path, versions);
