@@ -30,6 +30,8 @@ export interface TreeCaps {
 }
 
 const HAS_PROC_FD = process.platform === 'linux';
+/** `/proc/self/fd/` by the process id: the same links, without resolving `self` for every file. */
+const FD_DIR = `/proc/${process.pid}/fd/`;
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const BATCH_BYTES = 1024 * 1024;
 const BATCH_MEMBERS = 256;
@@ -94,18 +96,49 @@ function headerBlocks(data: HeaderData): Buffer[] {
 const padding = (size: number) => (512 - (size % 512)) % 512;
 
 const TYPE_FLAG = { File: '0', SymbolicLink: '2', Directory: '5' } as const;
+type MemberType = keyof typeof TYPE_FLAG;
 const MAX_OCTAL_11 = 8 ** 11;
 
+/** `value` as zero-padded octal digits and a NUL in `width` bytes at `off` (no string made). */
 function octal(buf: Buffer, off: number, width: number, value: number): void {
-  buf.write(value.toString(8).padStart(width - 1, '0'), off, width - 1, 'latin1');
+  let v = value;
+  for (let i = off + width - 2; i >= off; i--) {
+    buf[i] = 0x30 + (v % 8);
+    v = Math.floor(v / 8);
+  }
   buf[off + width - 1] = 0;
 }
 
 /**
- * Writes the header of one member at `off`: a plain ustar block when the names fit (the common
- * case, written in place), else npm `tar`'s pax encoding. Returns the bytes written.
+ * A ustar header block per member type with every fixed field already in place: uid and gid 0,
+ * the checksum field as spaces (how the sum is taken), the type flag and the magic. `sum` is the
+ * byte sum of the template; the fields left zero are the ones writeHeader fills per member.
  */
-function writeHeader(buf: Buffer, off: number, type: keyof typeof TYPE_FLAG, name: string, mode: number, size: number, mtimeMs: number, linkname = ''): number {
+const TEMPLATES = Object.fromEntries(
+  (Object.keys(TYPE_FLAG) as MemberType[]).map((type) => {
+    const b = Buffer.alloc(512);
+    octal(b, 108, 8, 0);
+    octal(b, 116, 8, 0);
+    b.fill(0x20, 148, 156);
+    b.write(TYPE_FLAG[type], 156, 1, 'latin1');
+    b.write('ustar\u000000', 257, 8, 'latin1');
+    let sum = 0;
+    for (const x of b) sum += x;
+    return [type, { block: b, sum }];
+  }),
+) as Record<MemberType, { block: Buffer; sum: number }>;
+
+function byteSum(buf: Buffer, from: number, to: number): number {
+  let sum = 0;
+  for (let i = from; i < to; i++) sum += buf[i]!;
+  return sum;
+}
+
+/**
+ * Writes the header of one member at `off`: a plain ustar block when the names fit (the common
+ * case, written in place over a template), else npm `tar`'s pax encoding. Returns the bytes written.
+ */
+function writeHeader(buf: Buffer, off: number, type: MemberType, name: string, mode: number, size: number, mtimeMs: number, linkname = ''): number {
   const nameLen = Buffer.byteLength(name);
   const linkLen = Buffer.byteLength(linkname);
   if (nameLen > 100 || linkLen > 100 || size >= MAX_OCTAL_11) {
@@ -114,20 +147,17 @@ function writeHeader(buf: Buffer, off: number, type: keyof typeof TYPE_FLAG, nam
     for (const b of headerBlocks(data)) n += b.copy(buf, off + n);
     return n;
   }
-  buf.fill(0, off, off + 512);
+  const template = TEMPLATES[type];
+  template.block.copy(buf, off);
   buf.write(name, off, 100, 'utf8');
   octal(buf, off + 100, 8, mode);
-  octal(buf, off + 108, 8, 0);
-  octal(buf, off + 116, 8, 0);
   octal(buf, off + 124, 12, size);
   octal(buf, off + 136, 12, type === 'Directory' ? 0 : Math.floor(mtimeMs / 1000));
-  buf.fill(0x20, off + 148, off + 156);
-  buf.write(TYPE_FLAG[type], off + 156, 1, 'latin1');
   if (linkname) buf.write(linkname, off + 157, 100, 'utf8');
-  buf.write('ustar\u000000', off + 257, 8, 'latin1');
-  let sum = 0;
-  for (let i = off; i < off + 512; i++) sum += buf[i]!;
-  buf.write(`${sum.toString(8).padStart(6, '0')}\u0000 `, off + 148, 8, 'latin1');
+  // the template's sum plus the fields written here (zero in the template)
+  const sum = template.sum + byteSum(buf, off, off + 108) + byteSum(buf, off + 124, off + 148) + (linkname ? byteSum(buf, off + 157, off + 257) : 0);
+  octal(buf, off + 148, 7, sum);
+  buf[off + 155] = 0x20;
   return 512;
 }
 
@@ -177,7 +207,7 @@ export class TreeTarStream extends Readable {
     }
     try {
       const fst = fstatSync(fd);
-      const opened = HAS_PROC_FD ? readlinkSync(`/proc/self/fd/${fd}`) : e.abs;
+      const opened = HAS_PROC_FD ? readlinkSync(FD_DIR + fd) : e.abs;
       if (!fst.isFile() || opened !== e.abs || !this.guard.admitsReal(opened, 'read')) {
         closeSync(fd);
         return 0;
