@@ -21,6 +21,11 @@ export interface BatchWrite {
    * regular file it read; the target is then not examined again. Otherwise it is lstat'ed here.
    */
   readonly mode?: number;
+  /**
+   * The target's owner, read in the same check as `mode` (used as root, to keep it); without it
+   * a root process lstats the target here.
+   */
+  readonly owner?: { readonly uid: number; readonly gid: number };
 }
 
 export interface BatchWriteOutcome {
@@ -96,8 +101,8 @@ function openAnchor(guard: PathGuard, dir: string, display: string): Anchor {
 async function writeTemp(p: Pending): Promise<void> {
   const { rp, data } = p.item;
   let mode = p.item.mode;
-  let owner: { uid: number; gid: number } | undefined;
-  if (mode === undefined || process.getuid?.() === 0) {
+  let owner = p.item.owner;
+  if (mode === undefined || (process.getuid?.() === 0 && owner === undefined)) {
     const st = await fsp.lstat(`${p.anchor.prefix}/${path.basename(rp.real)}`);
     if (st.isSymbolicLink()) throw new HashlineError('link_swapped', linkSwapped(rp.display));
     if (st.isDirectory()) throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`);

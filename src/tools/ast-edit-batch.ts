@@ -2,6 +2,7 @@
 // the rewrite, the per-file warnings) and committing the changed ones in chunks while planning goes
 // on (locks, a re-check of what is on disk, phased atomic writes, history for fs_rollback).
 
+import { lstatSync } from 'node:fs';
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { generatedMarker, generatedRefusal } from '../core/generated.js';
 import { binaryFile, changedDuringRewrite, noGrammar, noMatches, overlapsSkipped, patternUnparsable } from '../core/messages/ast-edit.js';
@@ -9,7 +10,7 @@ import { computeTag } from '../core/tag.js';
 import { docText, parseDoc, serializeDoc, splitLines, type TextDoc } from '../core/text-doc.js';
 import { syncDirectories, writeAtomicBatch } from '../io/atomic-batch.js';
 import type { Candidate } from '../io/expand-paths.js';
-import { currentStamp, readVerifiedBytes, sameStamp, type FileStamp } from '../io/read-batch.js';
+import { readVerifiedBytes, sameStamp, type FileStamp } from '../io/read-batch.js';
 import { languageForPath, type LanguageInfo } from '../lang/registry.js';
 import { anyOpMayMatch, type RewriteOp } from '../lang/rewrite.js';
 import { rewriteTextInPool } from '../lang/rewrite-pool.js';
@@ -83,14 +84,34 @@ export async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp
   return { candidate: c, loaded, next, warnings };
 }
 
+interface OnDisk {
+  stamp: FileStamp;
+  owner: { uid: number; gid: number };
+}
+
+/** The stamp (as io/read-batch.ts takes it) and owner of the file at `real` now, links not followed; null when gone. */
+function onDisk(real: string): OnDisk | null {
+  try {
+    const st = lstatSync(real, { bigint: true });
+    return { stamp: { ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs }, owner: { uid: Number(st.uid), gid: Number(st.gid) } };
+  } catch {
+    return null;
+  }
+}
+
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && Buffer.compare(a, b) === 0;
 
 /** Under the chunk's locks: re-plans files changed since they were read, writes, records history. */
 async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly RewriteOp[], signal: AbortSignal, written: string[], failed: Array<{ path: string; error: HashlineError }>, dirs: Set<string>): Promise<void> {
   await engine.locks.withLocks(chunk.map((p) => p.candidate.rp.real), async () => {
+    // the owner seen in the check that found the file unchanged (kept as root without another lstat)
+    const owners = new Map<Planned, OnDisk['owner']>();
     for (const p of chunk) {
-      const now = currentStamp(p.candidate.rp.real);
-      if (now !== null && sameStamp(now, p.loaded!.stamp)) continue;
+      const now = onDisk(p.candidate.rp.real);
+      if (now !== null && sameStamp(now.stamp, p.loaded!.stamp)) {
+        owners.set(p, now.owner);
+        continue;
+      }
       const fresh = await load(engine, p.candidate).catch(() => null);
       if (fresh !== null && sameBytes(fresh.bytes, p.loaded!.bytes)) continue;
       const again = fresh === null ? null : await plan(engine, p.candidate, ops, languageForPath(p.candidate.rp.lexical));
@@ -101,7 +122,10 @@ async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly Rewri
     }
     if (signal.aborted) throw new HashlineError('aborted', 'aborted');
     const todo = chunk.filter((p) => p.next !== undefined);
-    const outcome = await writeAtomicBatch(engine.guard, todo.map((p) => ({ rp: p.candidate.rp, data: serializeDoc(p.next!), mode: p.loaded!.mode })), { signal, syncDirectories: false });
+    const outcome = await writeAtomicBatch(engine.guard, todo.map((p) => {
+        const owner = owners.get(p);
+        return { rp: p.candidate.rp, data: serializeDoc(p.next!), mode: p.loaded!.mode, ...(owner ? { owner } : {}) };
+      }), { signal, syncDirectories: false });
     for (const d of outcome.directories) dirs.add(d);
     const ok = new Set(outcome.written.map((rp) => rp.real));
     for (const p of todo) {

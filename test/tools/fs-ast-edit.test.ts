@@ -151,6 +151,21 @@ test('CRLF endings, a BOM and the mode are kept', async () => {
   assert.equal(await read(sb, 'run.js'), '#!/usr/bin/env node\nlogger.debug(1);\nlogger.flush();\n');
 });
 
+test('as root, each rewritten file keeps its own owner and group', { skip: process.getuid?.() !== 0 ? 'needs root' : false }, async () => {
+  const { sb, engine } = await setup({ 'a.ts': 'console.log(1);\n', 'b.ts': 'console.log(2);\n', 'c.ts': 'console.log(3);\n' });
+  await fsp.chown(path.join(sb.root, 'a.ts'), 1234, 2345);
+  await fsp.chown(path.join(sb.root, 'b.ts'), 4321, 5432);
+  await run(engine, { ops: [LOG], paths: ['.'] });
+  const owner = async (rel: string) => {
+    const st = await fsp.stat(path.join(sb.root, rel));
+    return [st.uid, st.gid];
+  };
+  assert.deepEqual(await owner('a.ts'), [1234, 2345]);
+  assert.deepEqual(await owner('b.ts'), [4321, 5432]);
+  assert.deepEqual(await owner('c.ts'), [0, 0]);
+  assert.equal(await read(sb, 'a.ts'), 'logger.debug(1);\n');
+});
+
 test('non-ASCII text before the match is rewritten at the right place', async () => {
   const { sb, engine } = await setup({ 'Ω.ts': 'const s = "日本語 🎉 ü"; console.log(s); // ñ\n' });
   await run(engine, { ops: [LOG], paths: ['Ω.ts'] });
