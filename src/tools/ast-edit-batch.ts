@@ -12,7 +12,7 @@ import { syncDirectories, writeAtomicBatch } from '../io/atomic-batch.js';
 import type { Candidate } from '../io/expand-paths.js';
 import { readVerifiedBytes, sameStamp, type FileStamp } from '../io/read-batch.js';
 import { languageForPath, type LanguageInfo } from '../lang/registry.js';
-import { anyOpMayMatch, type RewriteOp } from '../lang/rewrite.js';
+import { anyOpMayMatch, rewriteText, type RewriteOp } from '../lang/rewrite.js';
 import { rewriteTextInPool } from '../lang/rewrite-pool.js';
 import type { Engine } from './engine.js';
 
@@ -56,8 +56,11 @@ export interface Planned {
 
 const rawOf = (doc: TextDoc) => doc.lines.map((l, i) => l + doc.endings[i]!).join('');
 
-/** Reads one candidate and computes its rewrite; null when there is nothing to report. */
-export async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp[], lang: LanguageInfo | undefined): Promise<Planned | null> {
+/**
+ * Reads one candidate and computes its rewrite; null when there is nothing to report. `parallel`:
+ * on a worker thread (worth it for many files; a worker's start costs more than a few parses).
+ */
+export async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp[], lang: LanguageInfo | undefined, parallel = false): Promise<Planned | null> {
   const warnings: string[] = [];
   if (!lang) return c.explicit ? { candidate: c, warnings: [noGrammar(c.rp.display)] } : null;
   let loaded: Loaded;
@@ -70,7 +73,7 @@ export async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp
   if (loaded.binary) return c.explicit ? { candidate: c, loaded, warnings: [binaryFile(c.rp.display)] } : null;
   const raw = rawOf(loaded.doc);
   if (!c.explicit && !anyOpMayMatch(raw, ops)) return null;
-  const outcome = await rewriteTextInPool(lang, raw, loaded.doc.eol, ops, c.explicit);
+  const outcome = await (parallel ? rewriteTextInPool : rewriteText)(lang, raw, loaded.doc.eol, ops, c.explicit);
   for (const r of outcome.reports) {
     if (r.patternError !== undefined) warnings.push(patternUnparsable(r.pat, lang.id, r.patternError));
     else if (r.matches === 0 && c.explicit) warnings.push(noMatches(r.pat));

@@ -1,5 +1,5 @@
 // fs_ast_edit: ast-grep structural rewrites over files, directories and globs. Files are read and
-// rewritten concurrently (parsing off the main thread), then the changed ones are locked, checked
+// rewritten concurrently (many files: parsed on worker threads), then the changed ones are locked, checked
 // to be unchanged on disk, written atomically (temp file, fsync, rename; BOM, line endings and
 // mode kept) and recorded in the session history so fs_rollback can undo them.
 
@@ -20,6 +20,8 @@ import { defineTool } from './tool.js';
 export const DEFAULT_MAX_FILES = 1000;
 /** Files read and rewritten at once. */
 const READ_CONCURRENCY = 16;
+/** Calls over at least this many files parse on worker threads (see lang/rewrite-pool.ts). */
+const PARALLEL_MIN_FILES = 64;
 /** Diff text returned per call, in UTF-16 code units; beyond it diffs are left out with a note. */
 const DIFF_BUDGET = 2 * 1024 * 1024;
 
@@ -136,11 +138,12 @@ export async function runAstEdit(engine: Engine, args: FsAstEditInput, signal: A
   if (expansion.capped) notes.push(capNote(expansion.total, args.max_files ?? DEFAULT_MAX_FILES));
   let done = 0;
   const committer = new Committer(engine, ops, signal);
+  const parallel = expansion.candidates.length >= PARALLEL_MIN_FILES;
   let planned: Array<Planned | null>;
   try {
     planned = await mapPool(expansion.candidates, READ_CONCURRENCY, async (c) => {
       if (signal.aborted) throw new HashlineError('aborted', 'aborted');
-      const p = await plan(engine, c, ops, languageForPath(c.rp.lexical));
+      const p = await plan(engine, c, ops, languageForPath(c.rp.lexical), parallel);
       if (p !== null) await committer.add(p);
       progress(++done, expansion.candidates.length);
       return p;

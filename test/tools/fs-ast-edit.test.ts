@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, test } from 'node:test';
 import { computeTag, formatHeader } from '../../src/core/tag.js';
 import type { Engine } from '../../src/tools/engine.js';
+import { rewriteWorkers, stopRewritePool } from '../../src/lang/rewrite-pool.js';
 import { fsAstEditTool } from '../../src/tools/fs-ast-edit.js';
 import type { CallContext } from '../../src/tools/tool.js';
 import { engineFor } from '../helpers/engine.js';
@@ -164,6 +165,26 @@ test('as root, each rewritten file keeps its own owner and group', { skip: proce
   assert.deepEqual(await owner('b.ts'), [4321, 5432]);
   assert.deepEqual(await owner('c.ts'), [0, 0]);
   assert.equal(await read(sb, 'a.ts'), 'logger.debug(1);\n');
+});
+
+test('a few files are parsed in place; many files on worker threads, each rewritten as alone', async () => {
+  stopRewritePool();
+  const few = await setup({ 'a.ts': 'console.log(1);\n', 'b.ts': 'console.log(2);\n' });
+  await run(few.engine, { ops: [LOG], paths: ['.'] });
+  assert.equal(await read(few.sb, 'b.ts'), 'logger.debug(2);\n');
+  assert.equal(rewriteWorkers(), 0);
+  await few.sb.cleanup();
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 80; i++) files[`m${i}.ts`] = i % 2 ? `const v${i} = ${i};\r\nconsole.log(v${i} + "é");\r\n` : `console.log({\n  k: ${i},\n});\n`;
+  const many = await setup(files);
+  const out = await run(many.engine, { ops: [LOG], paths: ['.'] });
+  assert.ok(rewriteWorkers() >= 1);
+  assert.equal(out.structured.results.length, 80);
+  for (let i = 0; i < 80; i++) {
+    const want = i % 2 ? `const v${i} = ${i};\r\nlogger.debug(v${i} + "é");\r\n` : `logger.debug({\n  k: ${i},\n});\n`;
+    assert.equal(await read(many.sb, `m${i}.ts`), want);
+  }
+  stopRewritePool();
 });
 
 test('non-ASCII text before the match is rewritten at the right place', async () => {
