@@ -120,6 +120,9 @@ class RewritePool {
     for (const s of slots) {
       s.worker.removeAllListeners('exit');
       s.worker.removeAllListeners('error');
+      // texts still out are rewritten on the calling thread
+      for (const p of s.pending.values()) p.reject(new WorkerLost());
+      s.pending.clear();
       void s.worker.terminate();
     }
   }

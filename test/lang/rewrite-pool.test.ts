@@ -47,6 +47,13 @@ test('many texts at once come back each with its own result', async () => {
   outs.forEach((o, i) => assert.equal(o.raw, `export const v${i} = ${i};\nlogger.info(v${i});\n`));
 });
 
+test('stopping the pool with texts still out: they are rewritten on the calling thread', async () => {
+  const texts = Array.from({ length: 50 }, (_, i) => `console.log(${i});\n`);
+  const outs = texts.map((t) => rewriteTextInPool(ts, t, '\n', ops));
+  stopRewritePool();
+  (await Promise.all(outs)).forEach((o, i) => assert.equal(o.raw, `logger.info(${i});\n`));
+});
+
 test('a coded error in a worker arrives with its code', async () => {
   const unknown: LanguageInfo = { id: 'NoSuchGrammar', extensions: [] };
   await assert.rejects(rewriteTextInPool(unknown, 'x', '\n', ops), (e: unknown) => isHashlineError(e) && e.code === 'unsupported_language');
