@@ -6,37 +6,9 @@
 // file reached through a parent swapped for a link after the walk lacks a name; nothing of its
 // content reaches a reply.
 
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { statKey } from './read-verified-sync.js';
-
-export interface PrefilterRead {
-  bytes: Buffer;
-  /** `size:mtimeMs:ino:dev` of what was read. */
-  key: string;
-}
+import { quietReadSync, type SyncRead } from './read-verified-sync.js';
 
 /** The bytes of `real`, or null when it is missing, not a regular file, or larger than `maxBytes`. */
-export function readForPrefilter(real: string, maxBytes: number): PrefilterRead | null {
-  let fd: number;
-  try {
-    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > maxBytes) return null;
-    const bytes = Buffer.allocUnsafe(st.size);
-    let got = 0;
-    while (got < st.size) {
-      const n = readSync(fd, bytes, got, st.size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return { bytes: got === st.size ? bytes : bytes.subarray(0, got), key: statKey(st) };
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+export function readForPrefilter(real: string, maxBytes: number): SyncRead | null {
+  return quietReadSync(real, maxBytes);
 }

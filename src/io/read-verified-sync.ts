@@ -21,6 +21,21 @@ export interface SyncRead {
   mode: number;
 }
 
+/** Opens for reading without following a final link, and without blocking on a fifo. */
+export const OPEN_NO_FOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** Reads up to `size` bytes of `fd` from its start (fewer when the file shrank meanwhile). */
+export function readFdSync(fd: number, size: number): Buffer {
+  const bytes = Buffer.allocUnsafe(size);
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, bytes, got, size - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got === size ? bytes : bytes.subarray(0, got);
+}
+
 export function statKey(st: { size: number; mtimeMs: number; ino: number; dev: number }): string {
   return `${st.size}:${st.mtimeMs}:${st.ino}:${st.dev}`;
 }
@@ -29,7 +44,7 @@ export function statKey(st: { size: number; mtimeMs: number; ino: number; dev: n
 export function readVerifiedSync(guard: PathGuard, real: string, display: string, maxBytes: number, scope: Scope = 'read'): SyncRead | null {
   let fd: number;
   try {
-    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openSync(real, OPEN_NO_FOLLOW);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') return null;
@@ -44,14 +59,7 @@ export function readVerifiedSync(guard: PathGuard, real: string, display: string
         throw new HashlineError('link_swapped', linkSwapped(display), { details: { path: display, opened: actual } });
       }
     }
-    const bytes = Buffer.allocUnsafe(st.size);
-    let got = 0;
-    while (got < st.size) {
-      const n = readSync(fd, bytes, got, st.size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return { bytes: got === st.size ? bytes : bytes.subarray(0, got), key: statKey(st), mode: st.mode };
+    return { bytes: readFdSync(fd, st.size), key: statKey(st), mode: st.mode };
   } finally {
     closeSync(fd);
   }
@@ -70,26 +78,27 @@ export function readByNameSync(guard: PathGuard, input: string, maxBytes: number
   if (!HAS_PROC_FD) return null;
   const real = guard.realIfNameNotLink(guard.checkLexical(input, scope), scope);
   if (real === null) return null;
+  // any failure is null: the full path reads again and words the error
+  return quietReadSync(real, maxBytes, (fd) => isOpenedPath(readlinkSync(`/proc/self/fd/${fd}`), real))?.bytes ?? null;
+}
+
+/**
+ * Reads `real` whole when it is a regular file of at most `maxBytes` opened without following a
+ * final link and `accept(fd)` (if given) holds; null on anything else, errors included.
+ */
+export function quietReadSync(real: string, maxBytes: number, accept?: (fd: number) => boolean): SyncRead | null {
   let fd: number;
   try {
-    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openSync(real, OPEN_NO_FOLLOW);
   } catch {
     return null;
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.size > maxBytes) return null;
-    if (!isOpenedPath(readlinkSync(`/proc/self/fd/${fd}`), real)) return null;
-    const bytes = Buffer.allocUnsafe(st.size);
-    let got = 0;
-    while (got < st.size) {
-      const n = readSync(fd, bytes, got, st.size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return got === st.size ? bytes : bytes.subarray(0, got);
+    if (!st.isFile() || st.size > maxBytes || (accept && !accept(fd))) return null;
+    return { bytes: readFdSync(fd, st.size), key: statKey(st), mode: st.mode };
   } catch {
-    return null; // the full path reads again and words the error
+    return null;
   } finally {
     closeSync(fd);
   }
