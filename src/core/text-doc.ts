@@ -1,7 +1,9 @@
 // A text file as lines plus the exact shape it came in (BOM, per-line terminators, encoding),
 // so that an edit can change some lines and write every other byte back unchanged.
 
+import { computeTag, formatTag } from './tag.js';
 import { decodeBytes, encodeText } from './text-codec.js';
+import { xxhash32 } from './xxhash32.js';
 
 export type LineEnding = '\n' | '\r\n' | '\r';
 
@@ -26,6 +28,16 @@ export function hasBom(bytes: Uint8Array): boolean {
 
 /** Splits a decoded string into lines and their terminators. */
 export function splitLines(text: string): { lines: string[]; endings: string[] } {
+  if (!text.includes('\r')) {
+    // LF only (the common case): the native split
+    if (text === '') return { lines: [], endings: [] };
+    const lines = text.split('\n');
+    const terminated = lines[lines.length - 1] === '';
+    if (terminated) lines.pop();
+    const endings = new Array<string>(lines.length).fill('\n');
+    if (!terminated) endings[endings.length - 1] = '';
+    return { lines, endings };
+  }
   const lines: string[] = [];
   const endings: string[] = [];
   const re = /\r\n|\n|\r/g;
@@ -43,11 +55,35 @@ export function splitLines(text: string): { lines: string[]; endings: string[] }
 }
 
 export function parseDoc(bytes: Uint8Array): TextDoc {
+  return parseDocAndText(bytes).doc;
+}
+
+/** The document and its LF text (docText), the latter without a second pass when the bytes hold no CR. */
+export function parseDocAndText(bytes: Uint8Array): { doc: TextDoc; text: string } {
   const bom = hasBom(bytes);
   const { text, utf8 } = decodeBytes(bom ? bytes.subarray(3) : bytes);
   const { lines, endings } = splitLines(text);
   const first = endings.find((e) => e !== '');
-  return { bom, lines, endings, eol: (first ?? '\n') as LineEnding, utf8 };
+  const doc: TextDoc = { bom, lines, endings, eol: (first ?? '\n') as LineEnding, utf8 };
+  // split on LF alone and joined again, text without CR is its own docText
+  return { doc, text: text.includes('\r') ? docText(doc) : text };
+}
+
+/**
+ * The tag of a document whose exact bytes are `bytes`. When the tag's normalization would change
+ * nothing (valid UTF-8, LF endings only, no line ending in a blank or tab) the bytes after the BOM
+ * are the normalized text's bytes and are hashed as they are; otherwise the text is normalized.
+ */
+export function docTag(doc: TextDoc, bytes: Uint8Array): string {
+  const n = doc.lines.length;
+  let plain = doc.utf8;
+  for (let i = 0; i < n && plain; i++) {
+    const line = doc.lines[i]!;
+    const last = line.charCodeAt(line.length - 1);
+    plain = (doc.endings[i] === '\n' || (i === n - 1 && doc.endings[i] === '')) && last !== 0x20 && last !== 0x09;
+  }
+  if (plain) return formatTag(xxhash32(doc.bom ? bytes.subarray(3) : bytes));
+  return computeTag(docText(doc));
 }
 
 /** A new document from LF text sent by a client, in the given shape. */
@@ -72,8 +108,12 @@ export function docText(doc: TextDoc): string {
 
 /** The exact bytes of the document. */
 export function serializeDoc(doc: TextDoc): Uint8Array {
+  const n = doc.lines.length;
+  let lfOnly = true;
+  for (let i = 0; i < n - 1 && lfOnly; i++) lfOnly = doc.endings[i] === '\n';
   let s = '';
-  for (let i = 0; i < doc.lines.length; i++) s += doc.lines[i]! + doc.endings[i]!;
+  if (lfOnly) s = n === 0 ? '' : doc.lines.join('\n') + doc.endings[n - 1]!;
+  else for (let i = 0; i < n; i++) s += doc.lines[i]! + doc.endings[i]!;
   const body = encodeText(s);
   if (!doc.bom) return body;
   const out = new Uint8Array(body.length + 3);

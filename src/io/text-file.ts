@@ -2,8 +2,7 @@
 // Whole-file operations (edit, write, rollback, rewrite) use these; windowed reads stream instead.
 
 import { HashlineError } from '../core/errors.js';
-import { computeTag } from '../core/tag.js';
-import { docText, parseDoc, serializeDoc, type TextDoc } from '../core/text-doc.js';
+import { docTag, parseDocAndText, serializeDoc, type TextDoc } from '../core/text-doc.js';
 import { writeAtomic, type AtomicWriteOptions, type AtomicWriteResult } from './atomic-write.js';
 import { openVerified } from './open-verified.js';
 import { readVerifiedSync } from './read-verified-sync.js';
@@ -29,9 +28,8 @@ export interface LoadedFile {
 const SYNC_LOAD_BYTES = 1024 * 1024;
 
 function loaded(rp: ResolvedPath, bytes: Uint8Array, mode: number): LoadedFile {
-  const doc = parseDoc(bytes);
-  const text = docText(doc);
-  return { rp, bytes, doc, text, tag: computeTag(text), mode, binary: bytes.subarray(0, 8192).includes(0) };
+  const { doc, text } = parseDocAndText(bytes);
+  return { rp, bytes, doc, text, tag: docTag(doc, bytes), mode, binary: bytes.subarray(0, 8192).includes(0) };
 }
 
 export async function loadTextFile(guard: PathGuard, rp: ResolvedPath, scope: Scope = 'read'): Promise<LoadedFile> {

@@ -10,8 +10,7 @@ import { lstatSync } from 'node:fs';
 import type { Lang } from '@ast-grep/napi';
 import { napi } from './napi.js';
 import { HashlineError } from '../core/errors.js';
-import { computeTag } from '../core/tag.js';
-import { docText, parseDoc } from '../core/text-doc.js';
+import { docTag, parseDocAndText } from '../core/text-doc.js';
 import type { PathGuard } from '../io/path-guard.js';
 import { readForPrefilter } from '../io/read-for-prefilter.js';
 import { readVerifiedSync, statKey } from '../io/read-verified-sync.js';
@@ -66,9 +65,8 @@ export function forgetFile(real: string): void {
 
 function decode(entry: Entry): DecodedFile {
   if (!entry.decoded) {
-    const doc = parseDoc(entry.bytes);
-    const text = docText(doc);
-    entry.decoded = { text, tag: computeTag(text), utf8: doc.utf8 };
+    const { doc, text } = parseDocAndText(entry.bytes);
+    entry.decoded = { text, tag: docTag(doc, entry.bytes), utf8: doc.utf8 };
   }
   return entry.decoded;
 }

@@ -7,7 +7,7 @@ import { HashlineError, toHashlineError } from '../core/errors.js';
 import { generatedMarker, generatedRefusal } from '../core/generated.js';
 import { binaryFile, changedDuringRewrite, noGrammar, noMatches, overlapsSkipped, patternUnparsable } from '../core/messages/ast-edit.js';
 import { computeTag } from '../core/tag.js';
-import { docText, parseDoc, serializeDoc, splitLines, type TextDoc } from '../core/text-doc.js';
+import { docText, parseDocAndText, serializeDoc, splitLines, type TextDoc } from '../core/text-doc.js';
 import { syncDirectories, writeAtomicBatch } from '../io/atomic-batch.js';
 import type { Candidate } from '../io/expand-paths.js';
 import { readVerifiedBytes, sameStamp, type FileStamp } from '../io/read-batch.js';
@@ -40,8 +40,8 @@ export interface Loaded {
 
 async function load(engine: Engine, c: Candidate): Promise<Loaded> {
   const { bytes, stamp, mode } = await readVerifiedBytes(engine.guard, c.rp, 'write');
-  const doc = parseDoc(bytes);
-  return { bytes, doc, text: docText(doc), stamp, mode, binary: bytes.subarray(0, 8192).includes(0) };
+  const { doc, text } = parseDocAndText(bytes);
+  return { bytes, doc, text, stamp, mode, binary: bytes.subarray(0, 8192).includes(0) };
 }
 
 export interface Planned {

@@ -14,11 +14,12 @@ import { HashlineError, toHashlineError, type ErrorCode } from '../core/errors.j
 import { generatedMarker, generatedRefusal } from '../core/generated.js';
 import * as msg from '../core/messages/edit.js';
 import { decideEdit } from '../core/merge/recover.js';
-import { computeTag, formatHeader, isTag } from '../core/tag.js';
-import { docText } from '../core/text-doc.js';
+import { formatHeader, isTag } from '../core/tag.js';
+import { docTag, docText, serializeDoc } from '../core/text-doc.js';
 import { DIFF_CONTEXT_LINES } from '../core/unified-diff.js';
 import type { ResolvedPath } from '../io/path-guard.js';
-import { loadTextFile, saveDoc, type LoadedFile } from '../io/text-file.js';
+import { writeAtomic } from '../io/atomic-write.js';
+import { loadTextFile, type LoadedFile } from '../io/text-file.js';
 import { resolveBlock } from '../lang/blocks.js';
 import type { Engine } from './engine.js';
 import { EditResultSchema, type EditResult } from './hashline-results.js';
@@ -135,9 +136,10 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
       }
       // the write waits on the disk (fsync, rename, fsync of the directory): the tag and the diff
       // are computed meanwhile, and recorded only once the write succeeded
-      const saved = saveDoc(engine.guard, rp, next, { signal });
+      const bytes = serializeDoc(next);
+      const saved = writeAtomic(engine.guard, rp, bytes, { signal });
       saved.catch(() => undefined);
-      const newTag = computeTag(after);
+      const newTag = docTag(next, bytes);
       const liveVersion = versions.find((v) => v.text === loaded.text);
       const seen = seenAfterEdit(decision.pieces, liveVersion?.seen);
       const { diff, firstChangedLine } = pieceDiff(

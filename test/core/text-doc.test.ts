@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { decodeBytes, displayText, encodeText, hasEscapedBytes, hasLoneSurrogate } from '../../src/core/text-codec.js';
-import { docFromText, docText, parseDoc, serializeDoc } from '../../src/core/text-doc.js';
+import { docFromText, docTag, docText, parseDoc, parseDocAndText, serializeDoc, splitLines } from '../../src/core/text-doc.js';
 import { computeTag } from '../../src/core/tag.js';
 
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'binary'));
@@ -60,4 +60,43 @@ test('non-UTF-8 bytes are escaped, shown as U+FFFD, and written back exactly', (
   assert.deepEqual(Buffer.from(encodeText(dec.text)), raw);
   assert.equal(hasLoneSurrogate('ok \uD83D\uDE00'), false);
   assert.equal(hasLoneSurrogate('bad \uDC99'), true);
+});
+
+test('property: splitLines (native split for LF-only text) equals splitting terminator by terminator', () => {
+  const reference = (text: string) => {
+    const lines: string[] = [];
+    const endings: string[] = [];
+    let start = 0;
+    for (const m of text.matchAll(/\r\n|\n|\r/g)) {
+      lines.push(text.slice(start, m.index));
+      endings.push(m[0]);
+      start = m.index + m[0].length;
+    }
+    if (start < text.length) {
+      lines.push(text.slice(start));
+      endings.push('');
+    }
+    return { lines, endings };
+  };
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom('a', '', 'é', '\n', '\n', '\r', '\r\n', ' '), { maxLength: 40 }), (parts) => {
+      const text = parts.join('');
+      assert.deepEqual(splitLines(text), reference(text));
+      assert.deepEqual(Buffer.from(serializeDoc(parseDoc(Buffer.from(text)))), Buffer.from(text));
+    }),
+    { numRuns: 5000 },
+  );
+});
+
+test('property: the tag taken from the bytes equals the tag of the text, and the text read along equals docText', () => {
+  const piece = fc.constantFrom('a', 'é', '\r\n', '\n', '\n', '\r', ' ', '\t', '\xff', '\xef\xbb\xbf', '');
+  fc.assert(
+    fc.property(fc.boolean(), fc.array(piece, { maxLength: 40 }), (bom, parts) => {
+      const raw = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), ...parts.map((p) => Buffer.from(p, p === '\xff' ? 'latin1' : 'utf8'))]);
+      const { doc, text } = parseDocAndText(raw);
+      assert.equal(text, docText(doc));
+      assert.equal(docTag(doc, raw), computeTag(docText(doc)));
+    }),
+    { numRuns: 5000 },
+  );
 });
