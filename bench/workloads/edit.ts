@@ -1,12 +1,16 @@
 // Edits over MCP stdio. A 3-hunk edit on a 2,000-line file: hashline `fs_edit` against the
 // reference server's `edit_file` making the same change (p50). And the scaling curve of one
 // 1,000-hunk edit on files of 10^3 to 10^5 lines (linear means ×10 lines costs at most ~×10).
+// The 3-hunk row's note gives the floor under any durable edit here: a server replaying hashline's
+// recorded reply (bench/lib/replay-server.mjs) plus one durable replace of the file's bytes (temp
+// file, write, fsync, rename, fsync of the directory) timed in the bench process.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { linesText, textLine } from '../lib/fixtures.js';
-import { connectHashline, connectReference, okText, type McpSide } from '../lib/mcp.js';
+import { connectHashline, connectReference, connectStdio, okText, type McpSide } from '../lib/mcp.js';
 import { alternate, median, timeMs } from '../lib/stats.js';
 import { failed, finish, notBuilt, type Row, type Workload } from '../lib/types.js';
 
@@ -22,6 +26,27 @@ function firstResult(r: CallToolResult): { file_hash: string } {
 
 async function readTag(side: McpSide, rel: string): Promise<string> {
   return firstResult(await side.call('fs_read', { targets: [{ path: rel, line_range: '1-1' }] })).file_hash;
+}
+
+/** p50 of `reps` durable replaces of `file` with its own bytes, as an atomic writer makes them. */
+function durableReplaceMs(file: string, reps: number): number {
+  const bytes = readFileSync(file);
+  const dir = path.dirname(file);
+  const times: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const t = performance.now();
+    const tmp = `${file}.floor-tmp`;
+    const fd = openSync(tmp, 'wx', 0o644);
+    writeSync(fd, bytes);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(tmp, file);
+    const d = openSync(dir, 'r');
+    fsyncSync(d);
+    closeSync(d);
+    times.push(performance.now() - t);
+  }
+  return median(times);
 }
 
 export const edit: Workload = {
@@ -80,7 +105,25 @@ export const edit: Workload = {
               }),
             3,
           );
-          rows.push(finish({ ...three, status: 'measured', hashline: median(s.a), anchor: median(s.b), samples: { hashline: s.a, anchor: s.b } }));
+          const row = finish({ ...three, status: 'measured', hashline: median(s.a), anchor: median(s.b), samples: { hashline: s.a, anchor: s.b } });
+          // the floor: the same reply replayed with no work, plus one durable replace of the file
+          const reply = path.join(ctx.opts.work, 'edit-reply.json');
+          const ops = HUNK_LINES.map((n) => `replace ${n}:\n+${textLine(n, 'floor ')}`).join('\n');
+          const last = await a.call('fs_edit', { targets: [{ path: 'h.ts', file_hash: tag, ops }] });
+          tag = firstResult(last).file_hash;
+          writeFileSync(reply, JSON.stringify(last));
+          const floor = await connectStdio(process.execPath, [fileURLToPath(new URL('../lib/replay-server.mjs', import.meta.url)), reply], ctx.opts.repo);
+          try {
+            const replay: number[] = [];
+            for (let i = 0; i < ctx.opts.reps * 5; i++) replay.push(await timeMs(async () => okText(await floor.call('replay', {}))));
+            const write = durableReplaceMs(path.join(root, 'h.ts'), ctx.opts.reps * 5);
+            const sum = median(replay) + write;
+            row.note = `floor: replaying the reply ${median(replay).toFixed(2)} ms + one durable replace ${write.toFixed(2)} ms = ${sum.toFixed(2)} ms, ${(sum / median(s.b)).toFixed(2)}x of the reference`;
+            row.extra = { replayMs: median(replay), durableReplaceMs: write };
+          } finally {
+            await floor.close();
+          }
+          rows.push(row);
         } catch (e) {
           rows.push(failed(three, e));
         } finally {
