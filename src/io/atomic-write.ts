@@ -5,14 +5,14 @@
 // swapped for a link mid-write cannot redirect anything. Writes go to the resolved real path,
 // so writing through an in-bounds symbolic link updates its target and keeps the link.
 //
-// Calls that only touch the page cache or the descriptor table (opening the directory, reading its
-// descriptor's path, lstat, writing a buffer, chmod, close) are made synchronously: each costs
-// microseconds, a thread-pool round trip costs more. Calls that may wait on the disk (creating the
-// temporary file, fsync, rename) go to the thread pool, as in io/atomic-batch.ts.
+// Calls that only touch memory (opening the directory, reading its descriptor's path, lstat,
+// creating the temporary file, writing a buffer, chmod, close, rename) are made synchronously:
+// each costs microseconds, a thread-pool round trip costs more. The calls that wait for the disk
+// (fsync of the file and of the directory) and the writes of a stream go to the thread pool. (A
+// batch of many files, io/atomic-batch.ts, keeps creates and renames there too, in parallel.)
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fchmodSync, fsync as fsyncCallback, lstatSync, openSync, promises as fsp, readlinkSync, writeSync, type Stats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fchmodSync, fchownSync, fsync as fsyncCallback, linkSync, lstatSync, openSync, promises as fsp, readlinkSync, renameSync, unlinkSync, write as writeCallback, writeSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { HashlineError } from '../core/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
@@ -130,17 +130,20 @@ async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise<string
   return made;
 }
 
-async function writeAll(handle: FileHandle, data: Uint8Array | AsyncIterable<Uint8Array>, signal?: AbortSignal): Promise<number> {
+const writeAt = (fd: number, chunk: Uint8Array, position: number) =>
+  new Promise<void>((resolve, reject) => writeCallback(fd, chunk, 0, chunk.length, position, (e) => (e ? reject(e) : resolve())));
+
+async function writeAll(fd: number, data: Uint8Array | AsyncIterable<Uint8Array>, signal?: AbortSignal): Promise<number> {
   if (data instanceof Uint8Array) {
     // into the page cache: no disk wait
     let done = 0;
-    while (done < data.length) done += writeSync(handle.fd, data, done, data.length - done, done);
+    while (done < data.length) done += writeSync(fd, data, done, data.length - done, done);
     return data.length;
   }
   let total = 0;
   for await (const chunk of data) {
     abortIfNeeded(signal);
-    await handle.write(chunk, 0, chunk.length, total);
+    await writeAt(fd, chunk, total);
     total += chunk.length;
   }
   return total;
@@ -159,7 +162,7 @@ export async function writeAtomic(
   const name = path.basename(target);
   const madeDirs = options.createParents ? await ensureParents(guard, rp) : [];
   let anchored: AnchoredDir | undefined;
-  let handle: FileHandle | undefined;
+  let fd: number | undefined;
   let tempPath: string | undefined;
   let renamed = false;
   try {
@@ -174,31 +177,37 @@ export async function writeAtomic(
     }
     const mode = (options.mode ?? (existing ? existing.mode : 0o666 & ~process.umask())) & 0o7777;
     tempPath = `${anchored.prefix}/${path.basename(tempNameFor(target))}`;
-    handle = await fsp.open(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-    const bytes = await writeAll(handle, data, options.signal);
-    fchmodSync(handle.fd, mode);
+    fd = openSync(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    const bytes = await writeAll(fd, data, options.signal);
+    fchmodSync(fd, mode);
     if (existing && process.getuid?.() === 0 && (existing.uid !== 0 || existing.gid !== 0)) {
-      await handle.chown(existing.uid, existing.gid).catch(() => undefined);
+      try {
+        fchownSync(fd, existing.uid, existing.gid);
+      } catch {
+        // best effort, as the owner of a file may not be settable
+      }
     }
-    if (options.durable !== false) await handle.sync();
-    await handle.close();
-    handle = undefined;
+    if (options.durable !== false) await fsyncFd(fd);
+    closeSync(fd);
+    fd = undefined;
     abortIfNeeded(options.signal);
     if (options.exclusive) {
       // link() fails if the target appeared meanwhile: create-only without a window.
-      await fsp.link(tempPath, targetPath).catch((e) => {
+      try {
+        linkSync(tempPath, targetPath);
+      } catch (e) {
         throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { cause: e });
-      });
-      await fsp.unlink(tempPath);
+      }
+      unlinkSync(tempPath);
     } else {
-      await fsp.rename(tempPath, targetPath);
+      renameSync(tempPath, targetPath);
     }
     renamed = true;
     // best effort: some file systems refuse fsync on directories
     if (options.durable !== false) await fsyncFd(anchored.fd).catch(() => undefined);
     return { created: existing === null, mode, bytes };
   } catch (e) {
-    await handle?.close().catch(() => undefined);
+    closeQuietly(fd);
     if (!renamed) {
       if (tempPath !== undefined) await fsp.unlink(tempPath).catch(() => undefined);
       for (const d of madeDirs.reverse()) await fsp.rmdir(d).catch(() => undefined);
