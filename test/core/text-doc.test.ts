@@ -63,18 +63,15 @@ test('non-UTF-8 bytes are escaped, shown as U+FFFD, and written back exactly', (
 });
 
 test('property: splitLines (native split for LF-only text) equals splitting terminator by terminator', () => {
+  // the reference: split with the terminators captured, then pair each piece with the one after it
   const reference = (text: string) => {
+    const parts = text.split(/(\r\n|\n|\r)/);
     const lines: string[] = [];
     const endings: string[] = [];
-    let start = 0;
-    for (const m of text.matchAll(/\r\n|\n|\r/g)) {
-      lines.push(text.slice(start, m.index));
-      endings.push(m[0]);
-      start = m.index + m[0].length;
-    }
-    if (start < text.length) {
-      lines.push(text.slice(start));
-      endings.push('');
+    for (let k = 0; k < parts.length; k += 2) {
+      if (k === parts.length - 1 && parts[k] === '') break;
+      lines.push(parts[k]!);
+      endings.push(parts[k + 1] ?? '');
     }
     return { lines, endings };
   };
