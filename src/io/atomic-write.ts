@@ -133,13 +133,14 @@ async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise<string
 const writeAt = (fd: number, chunk: Uint8Array, position: number) =>
   new Promise<void>((resolve, reject) => writeCallback(fd, chunk, 0, chunk.length, position, (e) => (e ? reject(e) : resolve())));
 
-async function writeAll(fd: number, data: Uint8Array | AsyncIterable<Uint8Array>, signal?: AbortSignal): Promise<number> {
-  if (data instanceof Uint8Array) {
-    // into the page cache: no disk wait
-    let done = 0;
-    while (done < data.length) done += writeSync(fd, data, done, data.length - done, done);
-    return data.length;
-  }
+/** Writes a buffer into the page cache (no disk wait) and returns its length. */
+function writeBufferSync(fd: number, data: Uint8Array): number {
+  let done = 0;
+  while (done < data.length) done += writeSync(fd, data, done, data.length - done, done);
+  return data.length;
+}
+
+async function writeStream(fd: number, data: AsyncIterable<Uint8Array>, signal?: AbortSignal): Promise<number> {
   let total = 0;
   for await (const chunk of data) {
     abortIfNeeded(signal);
@@ -178,7 +179,9 @@ export async function writeAtomic(
     const mode = (options.mode ?? (existing ? existing.mode : 0o666 & ~process.umask())) & 0o7777;
     tempPath = `${anchored.prefix}/${path.basename(tempNameFor(target))}`;
     fd = openSync(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-    const bytes = await writeAll(fd, data, options.signal);
+    // a buffer is written without yielding, so the fsync below is under way before this call
+    // first returns to its caller (which may compute meanwhile)
+    const bytes = data instanceof Uint8Array ? writeBufferSync(fd, data) : await writeStream(fd, data, options.signal);
     fchmodSync(fd, mode);
     if (existing && process.getuid?.() === 0 && (existing.uid !== 0 || existing.gid !== 0)) {
       try {
