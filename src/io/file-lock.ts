@@ -1,7 +1,9 @@
 // Locks per real path: an in-process queue (so concurrent calls in one server never interleave)
 // plus a lock file per path in a private directory (so two hashline processes on one tree never
 // interleave writes). Batches take their locks in sorted order, so two batches cannot deadlock.
-// A lock file whose owning process is gone is taken over. On a memory file system (the default
+// A lock file whose owning process is gone is taken over, by one contender at a time (see
+// takeOver: without that, two contenders that saw the same dead owner could both end up holding
+// the lock, which test/io/file-lock.test.ts showed). On a memory file system (the default
 // /dev/shm) lock files are created and removed with synchronous calls: a few microseconds each,
 // where a thread-pool round trip per call made a 2,000-file rewrite spend ~0.4 s on its locks.
 
@@ -68,6 +70,12 @@ function alive(pid: number): boolean {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The pid written first in a lock (or takeover guard) file; null when it is missing or not yet written. */
+async function ownerOf(file: string): Promise<number | null> {
+  const pid = Number.parseInt((await fsp.readFile(file, 'utf8').catch(() => '')).split('\n')[0] ?? '', 10);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
 
 /** statfs types of file systems held in memory (tmpfs, ramfs), where a create never waits on a disk. */
 const MEMORY_FS = new Set([0x01021994, 0x858458f6]);
@@ -176,12 +184,10 @@ export class LockManager {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
-      const owner = Number.parseInt((await fsp.readFile(file, 'utf8').catch(() => '')).split('\n')[0] ?? '', 10);
-      if (Number.isInteger(owner) && owner > 0 && !alive(owner)) {
+      const owner = await ownerOf(file);
+      if (owner !== null && !alive(owner)) {
         // The owner died holding the lock: clear what its write left, then take the lock over.
-        await removeStaleTemps(real);
-        await fsp.unlink(file).catch(() => undefined);
-        continue;
+        if ((await this.takeOver(file, real, owner)) !== null) continue;
       }
       if (Date.now() > deadline) {
         throw new HashlineError('lock_timeout', `another process holds the lock on \`${real}\`; try again`, {
@@ -195,6 +201,38 @@ export class LockManager {
   }
 
   /**
+   * Removes `file`, the lock on `real` of the dead process `owner`, with the temporary files its
+   * writes left. Several contenders may see the same dead owner at once: only the one that creates
+   * the takeover guard (`<lock>.takeover`, exclusive) acts, and it re-reads the lock under the
+   * guard, so a lock another contender took meanwhile is never removed. Returns how many temporary
+   * files it removed, or null when another contender holds the guard (wait, then try again). A
+   * guard left by a process that died inside its takeover is removed; two contenders doing that at
+   * the same instant could still both act.
+   */
+  private async takeOver(file: string, real: string, owner: number): Promise<number | null> {
+    const guard = `${file}.takeover`;
+    try {
+      if (this.memory) createSync(guard, `${process.pid}\n`);
+      else await createAsync(guard, `${process.pid}\n`);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const holder = await ownerOf(guard);
+      if (holder !== null && !alive(holder)) await fsp.unlink(guard).catch(() => undefined);
+      return null;
+    }
+    let removed = 0;
+    try {
+      if ((await ownerOf(file)) === owner && !alive(owner)) {
+        removed = await removeStaleTemps(real);
+        await fsp.unlink(file).catch(() => undefined);
+      }
+    } finally {
+      await fsp.unlink(guard).catch(() => undefined);
+    }
+    return removed;
+  }
+
+  /**
    * Clears every lock whose owner is dead, with the temporary files its writes left behind.
    * Run at start; returns how many temporary files were removed.
    */
@@ -202,13 +240,18 @@ export class LockManager {
     await this.ensureDir();
     let removed = 0;
     for (const name of await fsp.readdir(this.dir).catch(() => [] as string[])) {
-      if (!name.endsWith('.lock')) continue;
       const file = path.join(this.dir, name);
-      const [pid, real] = (await fsp.readFile(file, 'utf8').catch(() => '')).split('\n');
-      const owner = Number.parseInt(pid ?? '', 10);
-      if (!Number.isInteger(owner) || owner <= 0 || alive(owner) || !real) continue;
-      removed += await removeStaleTemps(real);
-      await fsp.unlink(file).catch(() => undefined);
+      if (name.endsWith('.lock.takeover')) {
+        // a takeover guard of a process that died inside its takeover
+        const holder = await ownerOf(file);
+        if (holder !== null && !alive(holder)) await fsp.unlink(file).catch(() => undefined);
+        continue;
+      }
+      if (!name.endsWith('.lock')) continue;
+      const real = (await fsp.readFile(file, 'utf8').catch(() => '')).split('\n')[1];
+      const owner = await ownerOf(file);
+      if (owner === null || alive(owner) || !real) continue;
+      removed += (await this.takeOver(file, real, owner)) ?? 0;
     }
     return removed;
   }

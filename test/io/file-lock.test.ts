@@ -120,3 +120,32 @@ test('a writer killed while holding a lock: its lock and temporary file are clea
   assert.deepEqual(await fsp.readdir(lockDir), []);
   assert.equal(await fsp.readFile(target, 'utf8'), 'old');
 });
+
+test('contenders taking over one dead owner\'s lock at once never hold it together', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-takeover-'));
+  const child = spawn(process.execPath, ['-e', '0']);
+  const deadPid = await new Promise<number>((r) => child.on('exit', () => r(child.pid!)));
+  // separate managers have separate in-process queues: only the lock file keeps them apart, as
+  // for separate processes
+  const managers = Array.from({ length: 6 }, () => new LockManager(dir));
+  let lockFile = '';
+  await managers[0]!.withLocks(['/contended'], async () => {
+    lockFile = (await fsp.readdir(dir)).find((n) => n.endsWith('.lock'))!;
+  });
+  let inside = 0;
+  let overlaps = 0;
+  for (let round = 0; round < 40; round++) {
+    await fsp.writeFile(path.join(dir, lockFile), `${deadPid}\n/contended\n`);
+    await Promise.all(
+      managers.map((m) =>
+        m.withLocks(['/contended'], async () => {
+          if (++inside > 1) overlaps++;
+          await new Promise((r) => setImmediate(r));
+          await fsp.stat(dir); // a thread-pool round trip while holding
+          inside--;
+        }, { timeoutMs: 5000 }),
+      ),
+    );
+  }
+  assert.equal(overlaps, 0);
+});
