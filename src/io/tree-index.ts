@@ -7,7 +7,7 @@
 import { lstatSync, readFileSync, readdirSync, type Dirent } from 'node:fs';
 import ignore from 'ignore';
 import type { PathGuard } from './path-guard.js';
-import { ignored, SKIPPED_DIRS, type IgnoreRules } from './walk.js';
+import { splitEntries, type IgnoreRules } from './walk.js';
 
 interface Stamp {
   dir: string;
@@ -56,18 +56,9 @@ function walk(guard: PathGuard, start: string): TreeList {
     } catch {
       continue;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const subdirs: string[] = [];
-    for (const e of entries) {
-      const abs = dir === '/' ? `/${e.name}` : `${dir}/${e.name}`;
-      if (e.isDirectory()) {
-        if (SKIPPED_DIRS.includes(e.name) || ignored(rules, abs, true)) continue;
-        subdirs.push(abs);
-      } else if (e.isFile()) {
-        if (ignored(rules, abs, false) || !guard.admitsReal(abs, 'read')) continue;
-        files.push(abs);
-      }
-    }
+    const split = splitEntries(guard, dir, entries, rules, 'read');
+    files.push(...split.files);
+    const subdirs = split.subdirs;
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ dir: subdirs[i]!, rules });
   }
   return { files, stamps };

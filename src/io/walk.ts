@@ -2,7 +2,7 @@
 // `node_modules` are skipped, `.gitignore` files are honoured at every level, and every file must
 // pass the guard's policy for the scope (so a block-listed subtree is never listed).
 
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, type Dirent } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { HashlineError } from '../core/errors.js';
@@ -53,6 +53,37 @@ export function ignored(rules: readonly IgnoreRules[], abs: string, isDir: boole
   return false;
 }
 
+/**
+ * Sorts one directory's entries by name and splits them into the subdirectories to walk and the
+ * files to list, by the rules every walk shares: links, devices, fifos and sockets are left out,
+ * `.git` and `node_modules` skipped, ignore rules applied (when given), each file admitted by the
+ * guard for `scope` and by `accept`. Shared with io/tree-index.ts.
+ */
+export function splitEntries(
+  guard: PathGuard,
+  dir: string,
+  entries: Dirent[],
+  rules: readonly IgnoreRules[] | null,
+  scope: Scope,
+  accept?: (real: string) => boolean,
+): { subdirs: string[]; files: string[] } {
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const subdirs: string[] = [];
+  const files: string[] = [];
+  for (const e of entries) {
+    const abs = dir === '/' ? `/${e.name}` : `${dir}/${e.name}`;
+    if (e.isDirectory()) {
+      if (SKIPPED_DIRS.includes(e.name) || (rules !== null && ignored(rules, abs, true))) continue;
+      subdirs.push(abs);
+    } else if (e.isFile()) {
+      if ((rules !== null && ignored(rules, abs, false)) || !guard.admitsReal(abs, scope)) continue;
+      if (accept && !accept(abs)) continue;
+      files.push(abs);
+    }
+  }
+  return { subdirs, files };
+}
+
 /** Yields the files under `startReal` (a real directory path), sorted by path within each directory. */
 export async function* walkFiles(guard: PathGuard, startReal: string, options: WalkOptions = {}): AsyncGenerator<WalkedFile> {
   const scope = options.scope ?? 'read';
@@ -63,28 +94,14 @@ export async function* walkFiles(guard: PathGuard, startReal: string, options: W
     const { dir, rules: parentRules } = stack.pop()!;
     const own = useIgnore ? await loadIgnore(dir) : null;
     const rules = own ? [...parentRules, own] : parentRules;
-    let entries: import('node:fs').Dirent[];
+    let entries: Dirent[];
     try {
       entries = await fsp.readdir(dir, { withFileTypes: true });
     } catch {
       continue;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const subdirs: string[] = [];
-    for (const e of entries) {
-      const abs = dir === '/' ? `/${e.name}` : `${dir}/${e.name}`;
-      if (e.isDirectory()) {
-        if (SKIPPED_DIRS.includes(e.name)) continue;
-        if (useIgnore && ignored(rules, abs, true)) continue;
-        subdirs.push(abs);
-      } else if (e.isFile()) {
-        if (useIgnore && ignored(rules, abs, false)) continue;
-        if (!guard.admitsReal(abs, scope)) continue;
-        if (options.accept && !options.accept(abs)) continue;
-        yield { real: abs, display: guard.display(abs) };
-      }
-      // symbolic links, devices, fifos and sockets are not walked
-    }
+    const { subdirs, files } = splitEntries(guard, dir, entries, useIgnore ? rules : null, scope, options.accept);
+    for (const real of files) yield { real, display: guard.display(real) };
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ dir: subdirs[i]!, rules });
   }
 }
