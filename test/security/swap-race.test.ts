@@ -13,7 +13,7 @@ import { writeAtomic } from '../../src/io/atomic-write.js';
 import { readVerified } from '../../src/io/open-verified.js';
 import { fsReadTool } from '../../src/tools/fs-read.js';
 import { attack } from '../helpers/attack.js';
-import { engineFor } from '../helpers/engine.js';
+import { callContext, engineFor } from '../helpers/engine.js';
 import { makeSandbox, snapshotTree, type Sandbox } from '../helpers/tmp-tree.js';
 
 let sb: Sandbox;
@@ -113,7 +113,7 @@ test('a symbol search while a directory flips to a link to outside never shows t
   let found = 0;
   const started = Date.now();
   while (Date.now() - started < 1200) {
-    const out = await fsReadTool.run(engine, { targets: [{ path: '.', symbol: 'findMe' }] }, { signal: new AbortController().signal, progress: () => undefined });
+    const out = await fsReadTool.run(engine, { targets: [{ path: '.', symbol: 'findMe' }] }, callContext());
     searches++;
     for (const r of out.structured.results ?? []) {
       assert.ok(!r.content.includes('TOP SECRET') && !(r.warnings ?? '').includes('TOP SECRET'), 'a search showed the outside file');

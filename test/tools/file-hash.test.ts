@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { fileHashTool } from '../../src/tools/file-hash.js';
-import { engineFor } from '../helpers/engine.js';
+import { callContext, engineFor } from '../helpers/engine.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
 test('file_hash: a cancelled call stops with the code aborted', async () => {
@@ -21,7 +21,7 @@ test('file_hash: streams a large file and matches crypto', async () => {
   const big = Buffer.alloc(5 * 1024 * 1024 + 17, 7);
   const sb = await makeSandbox({ 'big.bin': big, 'd/x': 'x' });
   const engine = await engineFor(sb.root);
-  const out = await fileHashTool.run(engine, { filePaths: ['big.bin', 'd', 'missing'] }, { signal: new AbortController().signal, progress: () => undefined });
+  const out = await fileHashTool.run(engine, { filePaths: ['big.bin', 'd', 'missing'] }, callContext());
   assert.equal(out.structured.files[0]!.sha256, createHash('sha256').update(big).digest('hex'));
   assert.equal(out.structured.files[0]!.size, big.length);
   assert.equal(out.structured.files[1]!.error?.code, 'is_directory');

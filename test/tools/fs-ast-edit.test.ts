@@ -4,28 +4,18 @@
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { afterEach, test } from 'node:test';
+import { test } from 'node:test';
 import { computeTag, formatHeader } from '../../src/core/tag.js';
 import type { Engine } from '../../src/tools/engine.js';
 import { rewriteWorkers, stopRewritePool } from '../../src/lang/rewrite-pool.js';
 import { fsAstEditTool } from '../../src/tools/fs-ast-edit.js';
-import type { CallContext } from '../../src/tools/tool.js';
-import { engineFor } from '../helpers/engine.js';
-import { makeSandbox, snapshotTree, type Sandbox } from '../helpers/tmp-tree.js';
+import { callContext, sandboxedEngines } from '../helpers/engine.js';
+import { snapshotTree, type Sandbox } from '../helpers/tmp-tree.js';
 
 const LOG = { pat: 'console.log($A)', out: 'logger.debug($A)' };
-const call = (): CallContext => ({ signal: new AbortController().signal, progress: () => undefined });
+const call = callContext;
 
-let sb: Sandbox | undefined;
-afterEach(async () => {
-  await sb?.cleanup();
-  sb = undefined;
-});
-
-async function setup(files: Record<string, string | Uint8Array>): Promise<{ sb: Sandbox; engine: Engine }> {
-  sb = await makeSandbox(files);
-  return { sb, engine: await engineFor(sb.root) };
-}
+const setup = sandboxedEngines();
 
 function run(engine: Engine, args: Record<string, unknown>) {
   const parsed = fsAstEditTool.input.parse(args);
@@ -247,8 +237,7 @@ test('ops apply in order in every file, across languages', async () => {
 });
 
 test('a blocked path named explicitly is a hard error; under a walk it is left alone', async () => {
-  sb = await makeSandbox({ 'secret/a.ts': 'console.log(1);\n', 'b.ts': 'console.log(2);\n' });
-  const engine = await engineFor(sb.root, { block: ['secret'] });
+  const { sb, engine } = await setup({ 'secret/a.ts': 'console.log(1);\n', 'b.ts': 'console.log(2);\n' }, { block: ['secret'] });
   await rejects(run(engine, { ops: [LOG], paths: ['secret/a.ts'] }), 'path_blocked');
   const out = await run(engine, { ops: [LOG], paths: ['.'] });
   assert.deepEqual(out.structured.results.map((r) => r.path), ['b.ts']);

@@ -4,28 +4,18 @@
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { afterEach, test } from 'node:test';
+import { test } from 'node:test';
 import * as msg from '../../src/core/messages/edit.js';
 import { computeTag, formatHeader } from '../../src/core/tag.js';
 import { generatedRefusal } from '../../src/core/generated.js';
 import type { Engine } from '../../src/tools/engine.js';
 import { fsEditTool } from '../../src/tools/fs-edit.js';
-import type { CallContext } from '../../src/tools/tool.js';
-import { engineFor } from '../helpers/engine.js';
-import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
+import { callContext, sandboxedEngines } from '../helpers/engine.js';
+import type { Sandbox } from '../helpers/tmp-tree.js';
 
-const call = (): CallContext => ({ signal: new AbortController().signal, progress: () => undefined });
+const call = callContext;
 
-let sb: Sandbox | undefined;
-afterEach(async () => {
-  await sb?.cleanup();
-  sb = undefined;
-});
-
-async function setup(files: Record<string, string | Uint8Array>): Promise<{ sb: Sandbox; engine: Engine }> {
-  sb = await makeSandbox(files);
-  return { sb, engine: await engineFor(sb.root) };
-}
+const setup = sandboxedEngines();
 
 /** What fs_read does: record the LF text and the lines shown; returns the tag. */
 function readAs(engine: Engine, sandbox: Sandbox, rel: string, text: string): string {

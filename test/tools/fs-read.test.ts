@@ -9,10 +9,10 @@ import { computeTag } from '../../src/core/tag.js';
 import * as msg from '../../src/core/messages/read.js';
 import { fsReadTool } from '../../src/tools/fs-read.js';
 import type { Engine } from '../../src/tools/engine.js';
-import { engineFor } from '../helpers/engine.js';
+import { callContext, engineFor } from '../helpers/engine.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
-const call = () => ({ signal: new AbortController().signal, progress: () => undefined });
+const call = callContext;
 type Target = { path: string; line?: number; line_range?: string; symbol?: string };
 const read = async (engine: Engine, ...targets: Target[]) => (await fsReadTool.run(engine, { targets }, call())).structured.results!;
 

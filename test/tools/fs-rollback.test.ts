@@ -11,11 +11,10 @@ import { computeTag, formatHeader } from '../../src/core/tag.js';
 import type { Engine } from '../../src/tools/engine.js';
 import { fsEditTool } from '../../src/tools/fs-edit.js';
 import { fsRollbackTool } from '../../src/tools/fs-rollback.js';
-import type { CallContext } from '../../src/tools/tool.js';
-import { engineFor } from '../helpers/engine.js';
+import { callContext, engineFor } from '../helpers/engine.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 
-const call = (): CallContext => ({ signal: new AbortController().signal, progress: () => undefined });
+const call = callContext;
 
 let sb: Sandbox | undefined;
 afterEach(async () => {

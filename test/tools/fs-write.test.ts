@@ -11,10 +11,10 @@ import { AUTO_STRIPPED, MADE_EXECUTABLE, emptyText, writeDenied } from '../../sr
 import { computeTag } from '../../src/core/tag.js';
 import type { Engine } from '../../src/tools/engine.js';
 import { fsWriteTool } from '../../src/tools/fs-write.js';
-import { engineFor } from '../helpers/engine.js';
+import { callContext, engineFor } from '../helpers/engine.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
-const call = () => ({ signal: new AbortController().signal, progress: () => undefined });
+const call = callContext;
 const write = async (engine: Engine, ...targets: Array<{ path: string; text: string }>) => (await fsWriteTool.run(engine, { targets }, call())).structured.results!;
 
 test('wire strings', () => {
