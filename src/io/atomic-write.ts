@@ -38,8 +38,17 @@ export interface AtomicWriteResult {
 
 export const TEMP_MARKER = '.hashline-tmp-';
 
+/** Random per process (and per worker thread), so names of different processes never meet. */
+const tempPrefix = randomBytes(6).toString('hex');
+let tempCounter = 0;
+
+/**
+ * A fresh name for the temporary file beside `target`: the process's random prefix and a counter
+ * (unique within the process without a call for randomness per file; the file is created with
+ * O_EXCL and O_NOFOLLOW anyway, so a name that exists is an error, never a write through it).
+ */
 export function tempNameFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}${TEMP_MARKER}${randomBytes(6).toString('hex')}`);
+  return path.join(path.dirname(target), `.${path.basename(target)}${TEMP_MARKER}${tempPrefix}${(tempCounter++).toString(36)}`);
 }
 
 function abortIfNeeded(signal: AbortSignal | undefined): void {
