@@ -2,12 +2,17 @@
 // (members the guard's read policy refuses are left out, caps checked), and a Readable that writes
 // that list as an uncompressed ustar/pax archive with npm `tar`'s header encoder.
 //
-// Per-file system calls are synchronous, in bounded batches (about 1 MiB or 256 members per
-// `_read`, then the event loop runs again): a tree of small files costs several calls per file,
-// and a thread-pool round trip for each is what would otherwise bound the throughput. Every file
-// is opened with O_NOFOLLOW and its descriptor's real path checked (as io/open-verified.ts does),
-// so a link swapped in after the walk is never read through. Symlinks are archived as links, hard
-// links as separate files, devices, fifos and sockets never.
+// Each directory is opened once (O_NOFOLLOW) and its descriptor's real path checked, then listed
+// and its files opened through that descriptor (`/proc/<pid>/fd/N/name`, O_NOFOLLOW): a file is
+// read from the directory that was checked even if a parent is swapped for a link meanwhile, with
+// no per-file path check. The walk takes each file's size from the fstat of that open (the byte
+// cap is checked before the first byte is sent) and, up to a budget, reads small files then and
+// there, so most files cost one open, fstat, read and close in all. Files past the budget are
+// opened again when their turn comes, with the full check (O_NOFOLLOW, fstat, the descriptor's real
+// path). Directories' modes and links' targets are read in the walk too, through the same
+// descriptor. Per-file calls are synchronous, in bounded slices (the event loop runs in between): a
+// thread-pool round trip per call is what would otherwise bound the throughput. Symlinks are
+// archived as links, hard links as separate files, devices, fifos and sockets never.
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Dirent } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -17,11 +22,27 @@ import { HashlineError } from '../core/errors.js';
 import { treeTooManyBytes, treeTooManyMembers } from '../core/messages/http.js';
 import type { PathGuard } from '../io/path-guard.js';
 
+/** A file as the walk found it through its directory's descriptor. */
+export interface WalkedFile {
+  mode: number;
+  size: number;
+  mtimeMs: number;
+  /** The content, read during the walk (small files, within the budget). */
+  content?: Buffer;
+}
+
 export interface TreeEntry {
   /** Relative to the archived directory ('' for the directory itself). */
   rel: string;
   abs: string;
   kind: 'dir' | 'file' | 'link';
+  /** Set for files (those that could not be opened as regular files are left out). */
+  file?: WalkedFile;
+  /** A directory's or link's permission bits and a link's time, from an lstat through the parent's descriptor. */
+  mode?: number;
+  mtimeMs?: number;
+  /** A link's target, read through the parent's descriptor. */
+  target?: string;
 }
 
 export interface TreeCaps {
@@ -33,9 +54,13 @@ const HAS_PROC_FD = process.platform === 'linux';
 /** `/proc/self/fd/` by the process id: the same links, without resolving `self` for every file. */
 const FD_DIR = `/proc/${process.pid}/fd/`;
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const BATCH_BYTES = 1024 * 1024;
 const BATCH_MEMBERS = 256;
 const WALK_SLICE = 1000;
+/** Content read during the walk, per request: files up to FILE_LIMIT, until the budget is spent. */
+const PREFETCH_BUDGET = 32 * 1024 * 1024;
+const PREFETCH_FILE_LIMIT = 256 * 1024;
 
 function kindOf(e: Dirent): TreeEntry['kind'] | null {
   if (e.isDirectory()) return 'dir';
@@ -44,42 +69,123 @@ function kindOf(e: Dirent): TreeEntry['kind'] | null {
   return null;
 }
 
+/** Reads `size` bytes of `fd` from the start; null when the file shrank meanwhile. */
+function readWhole(fd: number, size: number): Buffer | null {
+  const buf = Buffer.allocUnsafe(size);
+  let n = 0;
+  while (n < size) {
+    const got = readSync(fd, buf, n, size - n, n);
+    if (got === 0) return null;
+    n += got;
+  }
+  return buf;
+}
+
+/**
+ * The directory `abs` opened and checked to be itself and inside the read policy; the prefix that
+ * names entries through its descriptor (`abs` itself where there is no /proc). Null when it is gone
+ * or is not that directory any more.
+ */
+function openDir(guard: PathGuard, abs: string): { fd: number; prefix: string } | null {
+  let fd: number;
+  try {
+    fd = openSync(abs, DIR_FLAGS);
+  } catch {
+    return null;
+  }
+  if (!HAS_PROC_FD) return { fd, prefix: `${abs}/` };
+  try {
+    const actual = readlinkSync(FD_DIR + fd);
+    if (actual === abs && guard.admitsReal(actual, 'read')) return { fd, prefix: `${FD_DIR}${fd}/` };
+  } catch {
+    // fall through: not usable
+  }
+  closeSync(fd);
+  return null;
+}
+
+/** Opens a file through its directory's descriptor: its mode, size and time, and its content within the budget. */
+function walkFile(at: string, budget: { left: number }): WalkedFile | null {
+  let fd: number;
+  try {
+    fd = openSync(at, OPEN_FLAGS);
+  } catch {
+    return null; // removed, or replaced by a link, since the listing
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const file: WalkedFile = { mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs };
+    if (st.size <= PREFETCH_FILE_LIMIT && st.size <= budget.left) {
+      const content = readWhole(fd, st.size);
+      if (content !== null) {
+        file.content = content;
+        budget.left -= st.size;
+      }
+    }
+    return file;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A directory's or link's lstat and (for a link) its target, through the parent's descriptor; false when gone or changed. */
+function walkOther(at: string, entry: TreeEntry): boolean {
+  try {
+    const st = lstatSync(at);
+    if (entry.kind === 'dir' ? !st.isDirectory() : !st.isSymbolicLink()) return false;
+    entry.mode = st.mode & 0o7777;
+    entry.mtimeMs = st.mtimeMs;
+    if (entry.kind === 'link') entry.target = readlinkSync(at);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Lists the tree under `dir` (a real directory path) without following links; throws `too_large` past the caps. */
 export async function walkTree(guard: PathGuard, dir: string, display: string, caps: TreeCaps): Promise<TreeEntry[]> {
   const out: TreeEntry[] = [{ rel: '', abs: dir, kind: 'dir' }];
   const stack: TreeEntry[] = [out[0]!];
+  const budget = { left: PREFETCH_BUDGET };
   let bytes = 0;
   let work = 0;
   while (stack.length > 0) {
     const d = stack.pop()!;
-    let list: Dirent[];
+    const opened = openDir(guard, d.abs);
+    if (opened === null) continue;
     try {
-      list = readdirSync(d.abs, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const subdirs: TreeEntry[] = [];
-    for (const e of list) {
-      const kind = kindOf(e);
-      if (kind === null) continue;
-      const abs = `${d.abs}/${e.name}`;
-      if (!guard.admitsReal(abs, 'read')) continue;
-      if (out.length >= caps.maxTarMembers) throw new HashlineError('too_large', treeTooManyMembers(display, caps.maxTarMembers));
-      const entry: TreeEntry = { rel: d.rel === '' ? e.name : `${d.rel}/${e.name}`, abs, kind };
-      if (kind === 'file') {
-        try {
-          bytes += lstatSync(abs).size;
-        } catch {
-          continue;
-        }
-        if (bytes > caps.maxTarBytes) throw new HashlineError('too_large', treeTooManyBytes(display, caps.maxTarBytes));
+      if (d.rel === '') d.mode = fstatSync(opened.fd).mode & 0o7777;
+      let list: Dirent[];
+      try {
+        list = readdirSync(opened.prefix, { withFileTypes: true });
+      } catch {
+        continue;
       }
-      out.push(entry);
-      if (kind === 'dir') subdirs.push(entry);
-      if (++work % WALK_SLICE === 0) await yieldToLoop();
+      list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const subdirs: TreeEntry[] = [];
+      for (const e of list) {
+        const kind = kindOf(e);
+        if (kind === null) continue;
+        const abs = `${d.abs}/${e.name}`;
+        if (!guard.admitsReal(abs, 'read')) continue;
+        if (out.length >= caps.maxTarMembers) throw new HashlineError('too_large', treeTooManyMembers(display, caps.maxTarMembers));
+        const entry: TreeEntry = { rel: d.rel === '' ? e.name : `${d.rel}/${e.name}`, abs, kind };
+        if (kind === 'file') {
+          const file = walkFile(opened.prefix + e.name, budget);
+          if (file === null) continue;
+          bytes += file.size;
+          if (bytes > caps.maxTarBytes) throw new HashlineError('too_large', treeTooManyBytes(display, caps.maxTarBytes));
+          entry.file = file;
+        } else if (!walkOther(opened.prefix + e.name, entry)) continue;
+        out.push(entry);
+        if (kind === 'dir') subdirs.push(entry);
+        if (++work % WALK_SLICE === 0) await yieldToLoop();
+      }
+      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
+    } finally {
+      closeSync(opened.fd);
     }
-    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
   }
   return out;
 }
@@ -162,9 +268,11 @@ function writeHeader(buf: Buffer, off: number, type: MemberType, name: string, m
 }
 
 interface OpenFile {
+  /** -1 when the content was read in the walk (`content`). */
   fd: number;
   size: number;
   pos: number;
+  content?: Buffer;
 }
 
 /** Room kept past a batch for one member's headers (pax names up to PATH_MAX) and padding. */
@@ -187,18 +295,33 @@ export class TreeTarStream extends Readable {
   private begin(e: TreeEntry, buf: Buffer, off: number): number {
     const name = e.rel === '' ? './' : `./${e.rel}`;
     if (e.kind === 'file') return this.beginFile(e, name, buf, off);
-    const st = lstatSync(e.abs, { throwIfNoEntry: false });
-    if (st === undefined) return 0;
-    if (e.kind === 'dir') {
-      if (!st.isDirectory()) return 0;
-      return writeHeader(buf, off, 'Directory', `${name.replace(/\/$/, '')}/`, st.mode & 0o7777, 0, 0);
-    }
-    if (!st.isSymbolicLink()) return 0;
-    return writeHeader(buf, off, 'SymbolicLink', name, st.mode & 0o7777, 0, st.mtimeMs, readlinkSync(e.abs));
+    // directories and links as the walk saw them through their parent's descriptor
+    if (e.mode === undefined) return 0;
+    if (e.kind === 'dir') return writeHeader(buf, off, 'Directory', `${name.replace(/\/$/, '')}/`, e.mode, 0, 0);
+    return writeHeader(buf, off, 'SymbolicLink', name, e.mode, 0, e.mtimeMs ?? 0, e.target ?? '');
   }
 
-  /** A file's header, its content left open; O_NOFOLLOW + fstat stand in for an lstat. */
+  /**
+   * A file's header. Content read in the walk is copied in at once (a short file: the walk's
+   * open is the one that counts); otherwise the file is opened again here with every check
+   * (O_NOFOLLOW, fstat, the descriptor's real path) and left open for continueFile.
+   */
   private beginFile(e: TreeEntry, name: string, buf: Buffer, off: number): number {
+    const walked = e.file;
+    if (walked?.content !== undefined) {
+      const content = walked.content;
+      delete walked.content; // held no longer than needed
+      const n = writeHeader(buf, off, 'File', name, walked.mode, content.length, walked.mtimeMs);
+      const end = off + n + content.length + padding(content.length);
+      if (end > buf.length) {
+        // past this batch's buffer: the content goes out over the next batches, as an unread file's would
+        this.file = { fd: -1, size: content.length, pos: 0, content };
+        return n;
+      }
+      content.copy(buf, off + n);
+      buf.fill(0, off + n + content.length, end);
+      return end - off;
+    }
     let fd: number;
     try {
       fd = openSync(e.abs, OPEN_FLAGS);
@@ -225,6 +348,7 @@ export class TreeTarStream extends Readable {
     const f = this.file!;
     const want = Math.min(f.size - f.pos, buf.length - 512 - off);
     let n = 0;
+    if (f.content !== undefined) n = f.content.copy(buf, off, f.pos, f.pos + want);
     while (n < want) {
       const got = readSync(f.fd, buf, off + n, want - n, f.pos + n);
       if (got === 0) {
@@ -237,7 +361,7 @@ export class TreeTarStream extends Readable {
     if (f.pos < f.size) return want;
     const pad = padding(f.size);
     buf.fill(0, off + want, off + want + pad);
-    closeSync(f.fd);
+    if (f.fd !== -1) closeSync(f.fd);
     this.file = null;
     return want + pad;
   }
@@ -273,7 +397,7 @@ export class TreeTarStream extends Readable {
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    if (this.file) {
+    if (this.file && this.file.fd !== -1) {
       try {
         closeSync(this.file.fd);
       } catch {

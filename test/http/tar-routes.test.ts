@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -101,6 +102,30 @@ describe('GET /v1/fs/tar of long names and large files', () => {
       await fsp.writeFile(tarFile, bytes);
       const listed = execFileSync('tar', ['-tf', tarFile], { encoding: 'utf8' }).split('\n');
       assert.ok(listed.includes(`./${longName}`), listed.join(','));
+    } finally {
+      await d.close();
+    }
+  });
+});
+
+describe('GET /v1/fs/tar content read during the walk', () => {
+  test('files read in the walk that cross the 1 MiB batches, and files past the per-file limit, extract byte for byte', async () => {
+    const files: Record<string, Buffer> = {};
+    for (let i = 0; i < 12; i++) files[`t/m${String(i).padStart(2, '0')}.bin`] = randomBytes(200 * 1024 + i * 37);
+    files['t/over-limit.bin'] = randomBytes(300 * 1024);
+    files['t/empty.bin'] = Buffer.alloc(0);
+    const d = await startDaemon({ files });
+    try {
+      const r = await d.call(`/v1/fs/tar?${q({ path: 't' })}`);
+      assert.equal(r.status, 200);
+      const tarFile = path.join(d.sandbox.base, 'out.tar');
+      await fsp.writeFile(tarFile, new Uint8Array(await r.arrayBuffer()));
+      const dest = path.join(d.sandbox.base, 'x');
+      await fsp.mkdir(dest);
+      execFileSync('tar', ['-xf', tarFile, '-C', dest]);
+      for (const [rel, bytes] of Object.entries(files)) {
+        assert.ok((await fsp.readFile(path.join(dest, rel.slice(2)))).equals(bytes), rel);
+      }
     } finally {
       await d.close();
     }

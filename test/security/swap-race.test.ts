@@ -9,6 +9,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, beforeEach, test } from 'node:test';
 import { toHashlineError } from '../../src/core/errors.js';
+import { TreeTarStream, walkTree } from '../../src/http/tar-writer.js';
 import { writeAtomic } from '../../src/io/atomic-write.js';
 import { readVerified } from '../../src/io/open-verified.js';
 import { fsReadTool } from '../../src/tools/fs-read.js';
@@ -143,4 +144,33 @@ test('a file replaced by rename after the open is not a swap: the read gets the 
   assert.equal(isOpenedPath('/r/a.txt (deleted)', '/r/a.txt'), true);
   assert.equal(isOpenedPath('/outside/a.txt (deleted)', '/r/a.txt'), false);
   assert.equal(isOpenedPath('/r/a.txt.bak', '/r/a.txt'), false);
+});
+
+test('a tar of a tree whose directory flips to a link to outside never holds an outside file', async () => {
+  await fsp.mkdir(path.join(sb.root, 'top/dir/deep'), { recursive: true });
+  await fsp.writeFile(path.join(sb.root, 'top/dir/victim.txt'), 'inside\n');
+  await fsp.writeFile(path.join(sb.root, 'top/dir/deep/victim.txt'), 'inside deep\n');
+  await fsp.mkdir(path.join(sb.outside, 'deep'));
+  await fsp.writeFile(path.join(sb.outside, 'deep/victim.txt'), 'TOP SECRET deep\n');
+  await fsp.symlink('TOP SECRET link target', path.join(sb.outside, 'deep/lnk'));
+  await fsp.symlink('inside link target', path.join(sb.root, 'top/dir/deep/lnk'));
+  const engine = await engineFor(sb.root);
+  const top = await fsp.realpath(path.join(sb.root, 'top'));
+  const caps = { maxTarMembers: 1000, maxTarBytes: 1 << 20 };
+  const exited = flipDirectory(path.join(sb.root, 'top/dir'), sb.outside, 1500);
+  let archives = 0;
+  let withDeep = 0;
+  const started = Date.now();
+  while (Date.now() - started < 1200) {
+    const chunks: Buffer[] = [];
+    for await (const c of new TreeTarStream(await walkTree(engine.guard, top, 'top', caps), engine.guard)) chunks.push(c as Buffer);
+    const bytes = Buffer.concat(chunks);
+    archives++;
+    assert.ok(!bytes.includes('TOP SECRET'), 'an archive held an outside file');
+    if (bytes.includes('inside deep') && bytes.includes('inside link target')) withDeep++;
+  }
+  await exited;
+  assert.ok(archives > 10);
+  // the race is real: some walks ran while the directory was real
+  assert.ok(withDeep > 0);
 });
