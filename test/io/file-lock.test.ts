@@ -149,3 +149,40 @@ test('contenders taking over one dead owner\'s lock at once never hold it togeth
   }
   assert.equal(overlaps, 0);
 });
+
+test('contenders finding a takeover guard left by a dead process never hold the lock together', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-guard-'));
+  const deadPids: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    const child = spawn(process.execPath, ['-e', '0']);
+    deadPids.push(await new Promise<number>((r) => child.on('exit', () => r(child.pid!))));
+  }
+  const [deadOwner, deadGuard] = deadPids as [number, number];
+  const managers = Array.from({ length: 6 }, () => new LockManager(dir));
+  let lockFile = '';
+  await managers[0]!.withLocks(['/contended'], async () => {
+    lockFile = (await fsp.readdir(dir)).find((n) => n.endsWith('.lock'))!;
+  });
+  let inside = 0;
+  let overlaps = 0;
+  for (let round = 0; round < 40; round++) {
+    // a lock of a dead owner, and the guard of a process that died while taking it over
+    await fsp.writeFile(path.join(dir, lockFile), `${deadOwner}\n/contended\n`);
+    await fsp.writeFile(path.join(dir, `${lockFile}.takeover`), `${deadGuard}\n`);
+    await Promise.all(
+      managers.map(async (m, i) => {
+        // staggered starts, so that contenders are in different steps of a takeover at once
+        await new Promise((r) => setTimeout(r, (i * 7 + round) % 4));
+        await m.withLocks(['/contended'], async () => {
+          if (++inside > 1) overlaps++;
+          await new Promise((r) => setImmediate(r));
+          await fsp.stat(dir);
+          inside--;
+        }, { timeoutMs: 5000 });
+      }),
+    );
+  }
+  assert.equal(overlaps, 0);
+  // nothing of the takeovers is left behind
+  assert.deepEqual((await fsp.readdir(dir)).filter((n) => n.includes('takeover')), []);
+});
