@@ -8,6 +8,7 @@ import { NO_SUCH_DIRECTORY, PATH_NOT_DIRECTORY, PATH_REQUIRED } from '../core/me
 import { openVerified } from '../io/open-verified.js';
 import type { Engine } from '../tools/engine.js';
 import type { HttpLimits } from './limits.js';
+import { TAR_PREFETCH_BYTES_PER_REQUEST, tarPrefetch } from './prefetch-budget.js';
 import { TreeTarStream, walkTree } from './tar-writer.js';
 
 /** Resolves, checks and pre-walks the directory, then returns the tar stream of it. */
@@ -25,6 +26,13 @@ export async function packDirectory(engine: Engine, limits: HttpLimits, query: {
     throw e;
   }
   await vh.handle.close();
-  const entries = await walkTree(engine.guard, rp.real, rp.display, limits);
-  return new TreeTarStream(entries, engine.guard);
+  const hold = tarPrefetch.hold(TAR_PREFETCH_BYTES_PER_REQUEST);
+  let entries;
+  try {
+    entries = await walkTree(engine.guard, rp.real, rp.display, limits, hold);
+  } catch (e) {
+    hold.release();
+    throw e;
+  }
+  return new TreeTarStream(entries, engine.guard, hold);
 }

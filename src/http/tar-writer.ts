@@ -21,6 +21,7 @@ import { Header, Pax, type HeaderData } from 'tar';
 import { HashlineError } from '../core/errors.js';
 import { treeTooManyBytes, treeTooManyMembers } from '../core/messages/http.js';
 import type { PathGuard } from '../io/path-guard.js';
+import { PrefetchHold, TAR_PREFETCH_BYTES_PER_REQUEST } from './prefetch-budget.js';
 
 /** A file as the walk found it through its directory's descriptor. */
 export interface WalkedFile {
@@ -58,8 +59,7 @@ const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOL
 const BATCH_BYTES = 1024 * 1024;
 const BATCH_MEMBERS = 256;
 const WALK_SLICE = 1000;
-/** Content read during the walk, per request: files up to FILE_LIMIT, until the budget is spent. */
-const PREFETCH_BUDGET = 32 * 1024 * 1024;
+/** Files up to this size are read during the walk, while the request's hold allows (prefetch-budget.ts). */
 const PREFETCH_FILE_LIMIT = 256 * 1024;
 
 function kindOf(e: Dirent): TreeEntry['kind'] | null {
@@ -105,7 +105,7 @@ function openDir(guard: PathGuard, abs: string): { fd: number; prefix: string } 
 }
 
 /** Opens a file through its directory's descriptor: its mode, size and time, and its content within the budget. */
-function walkFile(at: string, budget: { left: number }): WalkedFile | null {
+function walkFile(at: string, hold: PrefetchHold): WalkedFile | null {
   let fd: number;
   try {
     fd = openSync(at, OPEN_FLAGS);
@@ -116,12 +116,10 @@ function walkFile(at: string, budget: { left: number }): WalkedFile | null {
     const st = fstatSync(fd);
     if (!st.isFile()) return null;
     const file: WalkedFile = { mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs };
-    if (st.size <= PREFETCH_FILE_LIMIT && st.size <= budget.left) {
+    if (st.size <= PREFETCH_FILE_LIMIT && hold.take(st.size)) {
       const content = readWhole(fd, st.size);
-      if (content !== null) {
-        file.content = content;
-        budget.left -= st.size;
-      }
+      if (content !== null) file.content = content;
+      else hold.give(st.size);
     }
     return file;
   } finally {
@@ -143,11 +141,14 @@ function walkOther(at: string, entry: TreeEntry): boolean {
   }
 }
 
-/** Lists the tree under `dir` (a real directory path) without following links; throws `too_large` past the caps. */
-export async function walkTree(guard: PathGuard, dir: string, display: string, caps: TreeCaps): Promise<TreeEntry[]> {
+/**
+ * Lists the tree under `dir` (a real directory path) without following links; throws `too_large`
+ * past the caps. Content read ahead is counted in `hold`, which the caller releases when the
+ * request ends (TreeTarStream does it when given the same hold; a throw here leaves it to the caller).
+ */
+export async function walkTree(guard: PathGuard, dir: string, display: string, caps: TreeCaps, hold = new PrefetchHold(TAR_PREFETCH_BYTES_PER_REQUEST)): Promise<TreeEntry[]> {
   const out: TreeEntry[] = [{ rel: '', abs: dir, kind: 'dir' }];
   const stack: TreeEntry[] = [out[0]!];
-  const budget = { left: PREFETCH_BUDGET };
   let bytes = 0;
   let work = 0;
   while (stack.length > 0) {
@@ -172,7 +173,7 @@ export async function walkTree(guard: PathGuard, dir: string, display: string, c
         if (out.length >= caps.maxTarMembers) throw new HashlineError('too_large', treeTooManyMembers(display, caps.maxTarMembers));
         const entry: TreeEntry = { rel: d.rel === '' ? e.name : `${d.rel}/${e.name}`, abs, kind };
         if (kind === 'file') {
-          const file = walkFile(opened.prefix + e.name, budget);
+          const file = walkFile(opened.prefix + e.name, hold);
           if (file === null) continue;
           bytes += file.size;
           if (bytes > caps.maxTarBytes) throw new HashlineError('too_large', treeTooManyBytes(display, caps.maxTarBytes));
@@ -287,6 +288,8 @@ export class TreeTarStream extends Readable {
   constructor(
     private readonly entries: readonly TreeEntry[],
     private readonly guard: PathGuard,
+    /** What the walk read ahead is counted in: given back as it is sent, and all of it when the stream ends. */
+    private readonly hold?: PrefetchHold,
   ) {
     super({ highWaterMark: BATCH_BYTES });
   }
@@ -311,6 +314,7 @@ export class TreeTarStream extends Readable {
     if (walked?.content !== undefined) {
       const content = walked.content;
       delete walked.content; // held no longer than needed
+      this.hold?.give(content.length);
       const n = writeHeader(buf, off, 'File', name, walked.mode, content.length, walked.mtimeMs);
       const end = off + n + content.length + padding(content.length);
       if (end > buf.length) {
@@ -397,6 +401,7 @@ export class TreeTarStream extends Readable {
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.hold?.release();
     if (this.file && this.file.fd !== -1) {
       try {
         closeSync(this.file.fd);

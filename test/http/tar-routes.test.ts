@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { after, before, describe, test } from 'node:test';
 import { Parser, type ReadEntry } from 'tar';
+import { TAR_PREFETCH_BYTES, tarPrefetch } from '../../src/http/prefetch-budget.js';
 import { snapshotTree } from '../helpers/tmp-tree.js';
 import { type Daemon, q, startDaemon } from './harness.js';
 import { rawTar } from './raw-tar.js';
@@ -126,6 +127,28 @@ describe('GET /v1/fs/tar content read during the walk', () => {
       for (const [rel, bytes] of Object.entries(files)) {
         assert.ok((await fsp.readFile(path.join(dest, rel.slice(2)))).equals(bytes), rel);
       }
+      assert.equal(tarPrefetch.available, TAR_PREFETCH_BYTES, 'everything read ahead was given back');
+    } finally {
+      await d.close();
+    }
+  });
+
+  test('a client that goes away mid-archive leaves nothing of the read-ahead held', async () => {
+    const files: Record<string, Buffer> = {};
+    for (let i = 0; i < 40; i++) files[`t/m${String(i).padStart(2, '0')}.bin`] = randomBytes(200 * 1024);
+    const d = await startDaemon({ files });
+    try {
+      const ac = new AbortController();
+      const r = await d.call(`/v1/fs/tar?${q({ path: 't' })}`, { signal: ac.signal });
+      assert.equal(r.status, 200);
+      const reader = r.body!.getReader();
+      await reader.read();
+      assert.ok(tarPrefetch.available < TAR_PREFETCH_BYTES, 'content was read ahead');
+      ac.abort();
+      await reader.cancel().catch(() => undefined);
+      const until = Date.now() + 5000;
+      while (tarPrefetch.available !== TAR_PREFETCH_BYTES && Date.now() < until) await new Promise((res) => setTimeout(res, 20));
+      assert.equal(tarPrefetch.available, TAR_PREFETCH_BYTES);
     } finally {
       await d.close();
     }
@@ -145,6 +168,7 @@ describe('tar caps on GET', () => {
       const s = await e.call(`/v1/fs/tar?${q({ path: 't' })}`);
       assert.equal(s.status, 413);
       assert.equal(await s.text(), 'tree under t exceeds 1000 bytes');
+      assert.equal(tarPrefetch.available, TAR_PREFETCH_BYTES, 'a refused walk gives back what it read ahead');
     } finally {
       await d.close();
       await e.close();
