@@ -9,7 +9,8 @@ import { openVerified } from '../io/open-verified.js';
 import type { Engine } from '../tools/engine.js';
 import type { HttpLimits } from './limits.js';
 import { TAR_PREFETCH_BYTES_PER_REQUEST, tarPrefetch } from './prefetch-budget.js';
-import { TreeTarStream, walkTree } from './tar-writer.js';
+import { walkTree } from './tar-walk.js';
+import { TreeTarStream } from './tar-writer.js';
 
 /** Resolves, checks and pre-walks the directory, then returns the tar stream of it. */
 export async function packDirectory(engine: Engine, limits: HttpLimits, query: { path?: string | undefined }): Promise<Readable> {

@@ -121,43 +121,21 @@ test('a writer killed while holding a lock: its lock and temporary file are clea
   assert.equal(await fsp.readFile(target, 'utf8'), 'old');
 });
 
-test('contenders taking over one dead owner\'s lock at once never hold it together', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-takeover-'));
+/** The pid of a process that has exited. */
+async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '0']);
-  const deadPid = await new Promise<number>((r) => child.on('exit', () => r(child.pid!)));
-  // separate managers have separate in-process queues: only the lock file keeps them apart, as
-  // for separate processes
-  const managers = Array.from({ length: 6 }, () => new LockManager(dir));
-  let lockFile = '';
-  await managers[0]!.withLocks(['/contended'], async () => {
-    lockFile = (await fsp.readdir(dir)).find((n) => n.endsWith('.lock'))!;
-  });
-  let inside = 0;
-  let overlaps = 0;
-  for (let round = 0; round < 40; round++) {
-    await fsp.writeFile(path.join(dir, lockFile), `${deadPid}\n/contended\n`);
-    await Promise.all(
-      managers.map((m) =>
-        m.withLocks(['/contended'], async () => {
-          if (++inside > 1) overlaps++;
-          await new Promise((r) => setImmediate(r));
-          await fsp.stat(dir); // a thread-pool round trip while holding
-          inside--;
-        }, { timeoutMs: 5000 }),
-      ),
-    );
-  }
-  assert.equal(overlaps, 0);
-});
+  return new Promise<number>((r) => child.on('exit', () => r(child.pid!)));
+}
 
-test('contenders finding a takeover guard left by a dead process never hold the lock together', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-guard-'));
-  const deadPids: number[] = [];
-  for (let i = 0; i < 2; i++) {
-    const child = spawn(process.execPath, ['-e', '0']);
-    deadPids.push(await new Promise<number>((r) => child.on('exit', () => r(child.pid!))));
-  }
-  const [deadOwner, deadGuard] = deadPids as [number, number];
+/**
+ * Six lock managers over one directory (separate managers have separate in-process queues: only
+ * the lock file keeps them apart, as for separate processes) contend for one path in each of 40
+ * rounds, after `setup(dir, lockFile, round)` has planted what a dead process left; returns how
+ * often two of them held it at once. `stagger`: start contenders up to 3 ms apart, so that they
+ * are in different steps of a takeover at once.
+ */
+async function contendAfter(setup: (dir: string, lockFile: string) => Promise<void>, stagger: boolean): Promise<{ dir: string; overlaps: number }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-takeover-'));
   const managers = Array.from({ length: 6 }, () => new LockManager(dir));
   let lockFile = '';
   await managers[0]!.withLocks(['/contended'], async () => {
@@ -166,22 +144,36 @@ test('contenders finding a takeover guard left by a dead process never hold the 
   let inside = 0;
   let overlaps = 0;
   for (let round = 0; round < 40; round++) {
-    // a lock of a dead owner, and the guard of a process that died while taking it over
-    await fsp.writeFile(path.join(dir, lockFile), `${deadOwner}\n/contended\n`);
-    await fsp.writeFile(path.join(dir, `${lockFile}.takeover`), `${deadGuard}\n`);
+    await setup(dir, lockFile);
     await Promise.all(
       managers.map(async (m, i) => {
-        // staggered starts, so that contenders are in different steps of a takeover at once
-        await new Promise((r) => setTimeout(r, (i * 7 + round) % 4));
+        if (stagger) await new Promise((r) => setTimeout(r, (i * 7 + round) % 4));
         await m.withLocks(['/contended'], async () => {
           if (++inside > 1) overlaps++;
           await new Promise((r) => setImmediate(r));
-          await fsp.stat(dir);
+          await fsp.stat(dir); // a thread-pool round trip while holding
           inside--;
         }, { timeoutMs: 5000 });
       }),
     );
   }
+  return { dir, overlaps };
+}
+
+test('contenders taking over one dead owner\'s lock at once never hold it together', async () => {
+  const owner = await deadPid();
+  const { overlaps } = await contendAfter((dir, lockFile) => fsp.writeFile(path.join(dir, lockFile), `${owner}\n/contended\n`), false);
+  assert.equal(overlaps, 0);
+});
+
+test('contenders finding a takeover guard left by a dead process never hold the lock together', async () => {
+  const owner = await deadPid();
+  const guardHolder = await deadPid();
+  // a lock of a dead owner, and the guard of a process that died while taking it over
+  const { dir, overlaps } = await contendAfter(async (d, lockFile) => {
+    await fsp.writeFile(path.join(d, lockFile), `${owner}\n/contended\n`);
+    await fsp.writeFile(path.join(d, `${lockFile}.takeover`), `${guardHolder}\n`);
+  }, true);
   assert.equal(overlaps, 0);
   // nothing of the takeovers is left behind
   assert.deepEqual((await fsp.readdir(dir)).filter((n) => n.includes('takeover')), []);
