@@ -6,11 +6,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startDaemon, type Daemon } from '../lib/daemon.js';
+import { startDaemon, stopChild, type Daemon } from '../lib/daemon.js';
 import { bigFile, sourceTree } from '../lib/fixtures.js';
 import { runLoad } from '../lib/load.js';
 import { startNginx } from '../lib/nginx.js';
-import { rssOf } from '../lib/ports.js';
+import { freePort, rssOf, waitForHttp } from '../lib/ports.js';
 import { alternate, median, timeMs } from '../lib/stats.js';
 import { failed, finish, notBuilt, type Row, type Workload } from '../lib/types.js';
 import type { BenchContext } from '../lib/context.js';
@@ -48,6 +48,21 @@ function findCurl(): string | null {
   return null;
 }
 
+/** bench/lib/verified-read-server.mjs on loopback with `workers` processes; its URL and a stop. */
+async function startCeiling(ctx: BenchContext, root: string, workers: number): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const script = path.join(ctx.opts.repo, 'bench/lib/verified-read-server.mjs');
+  const child = spawn(process.execPath, [script, ctx.opts.repo, root, String(port), String(workers)], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(`${url}/?path=file4k.txt`);
+  } catch (e) {
+    await stopChild(child);
+    throw e;
+  }
+  return { url, stop: () => stopChild(child) };
+}
+
 async function getFile(ctx: BenchContext, base: Omit<Row, 'status'>): Promise<Row> {
   const nginxBin = ctx.anchors.nginx;
   if (!nginxBin || (!ctx.anchors.wrk && !ctx.anchors.autocannon)) return { ...base, status: 'anchor missing' };
@@ -56,6 +71,8 @@ async function getFile(ctx: BenchContext, base: Omit<Row, 'status'>): Promise<Ro
   writeFileSync(path.join(root, 'file4k.txt'), 'x'.repeat(4095) + '\n');
   const d = await startDaemon(ctx.opts.repo, root);
   const ng = await startNginx(nginxBin, ctx.opts.work, root);
+  // the ceiling for any Node server doing hashline's per-request check, in one and in two processes
+  const ceilings = [await startCeiling(ctx, root, 1), await startCeiling(ctx, root, 2)];
   try {
     const hUrl = `${d.url}/v1/fs/file?path=file4k.txt`;
     const nUrl = `${ng.url}/file4k.txt`;
@@ -67,6 +84,7 @@ async function getFile(ctx: BenchContext, base: Omit<Row, 'status'>): Promise<Ro
     const gen = { wrk: ctx.anchors.wrk, autocannon: ctx.anchors.autocannon };
     let tool = '';
     let non2xx = 0;
+    const ceilingRps: number[][] = [[], []];
     const s = await alternate(
       ctx.opts.quick ? 1 : 3,
       async () => {
@@ -75,12 +93,20 @@ async function getFile(ctx: BenchContext, base: Omit<Row, 'status'>): Promise<Ro
         non2xx += r.non2xx;
         return r.rps;
       },
-      async () => (await runLoad(gen, nUrl, o)).rps,
+      async () => {
+        const rps = (await runLoad(gen, nUrl, o)).rps;
+        for (const [i, c] of ceilings.entries()) ceilingRps[i]!.push((await runLoad(gen, `${c.url}/?path=file4k.txt`, o)).rps);
+        return rps;
+      },
     );
     const row = finish({ ...base, status: 'measured', hashline: median(s.a), anchor: median(s.b), samples: { hashline: s.a, anchor: s.b } });
-    row.note = `${tool}, 64 connections, ${o.seconds} s per run${non2xx ? `, ${non2xx} non-2xx from hashline` : ''}`;
+    const [one, two] = ceilingRps.map((x) => median(x));
+    const ratio = (x: number) => (x / median(s.b)).toFixed(2);
+    row.note = `${tool}, 64 connections, ${o.seconds} s per run${non2xx ? `, ${non2xx} non-2xx from hashline` : ''}; ceiling: bare node:http doing only hashline's verified read, ${one!.toFixed(0)} req/s in one process (${ratio(one!)}x of nginx), ${two!.toFixed(0)} in two (${ratio(two!)}x)`;
+    row.extra = { ceilingOneProcessRps: ceilingRps[0], ceilingTwoProcessesRps: ceilingRps[1] };
     return row;
   } finally {
+    for (const c of ceilings) await c.stop();
     await ng.stop();
     await d.stop();
   }
