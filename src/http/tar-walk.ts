@@ -9,11 +9,12 @@
 // are read here too. Per-file calls are synchronous, in bounded slices (the event loop runs in
 // between): a thread-pool round trip per call is what would otherwise bound the throughput.
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Dirent } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { HashlineError } from '../core/errors.js';
 import { treeTooManyBytes, treeTooManyMembers } from '../core/messages/http.js';
 import type { PathGuard } from '../io/path-guard.js';
+import { readFdSync } from '../io/read-verified-sync.js';
 import { PrefetchHold, TAR_PREFETCH_BYTES_PER_REQUEST } from './prefetch-budget.js';
 
 /** A file as the walk found it through its directory's descriptor. */
@@ -60,18 +61,6 @@ function kindOf(e: Dirent): TreeEntry['kind'] | null {
   return null;
 }
 
-/** Reads `size` bytes of `fd` from the start; null when the file shrank meanwhile. */
-function readWhole(fd: number, size: number): Buffer | null {
-  const buf = Buffer.allocUnsafe(size);
-  let n = 0;
-  while (n < size) {
-    const got = readSync(fd, buf, n, size - n, n);
-    if (got === 0) return null;
-    n += got;
-  }
-  return buf;
-}
-
 /**
  * The directory `abs` opened and checked to be itself and inside the read policy; the prefix that
  * names entries through its descriptor (`abs` itself where there is no /proc). Null when it is gone
@@ -108,8 +97,9 @@ function walkFile(at: string, hold: PrefetchHold): WalkedFile | null {
     if (!st.isFile()) return null;
     const file: WalkedFile = { mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs };
     if (st.size <= PREFETCH_FILE_LIMIT && hold.take(st.size)) {
-      const content = readWhole(fd, st.size);
-      if (content !== null) file.content = content;
+      const content = readFdSync(fd, st.size);
+      // a file that shrank since the fstat is read again when its turn comes
+      if (content.length === st.size) file.content = content;
       else hold.give(st.size);
     }
     return file;
