@@ -3,12 +3,13 @@
 // interleave writes). Batches take their locks in sorted order, so two batches cannot deadlock.
 // A lock file whose owning process is gone is taken over, by one contender at a time (see
 // takeOver: without that, two contenders that saw the same dead owner could both end up holding
-// the lock, which test/io/file-lock.test.ts showed). On a memory file system (the default
+// the lock, which test/io/file-lock.test.ts showed), and a takeover guard is never removed while
+// the lock it guards is stale. On a memory file system (the default
 // /dev/shm) lock files are created and removed with synchronous calls: a few microseconds each,
 // where a thread-pool round trip per call made a 2,000-file rewrite spend ~0.4 s on its locks.
 
 import { createHash } from 'node:crypto';
-import { closeSync, constants, promises as fsp, openSync, statfsSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, promises as fsp, linkSync, openSync, statfsSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HashlineError } from '../core/errors.js';
@@ -61,6 +62,7 @@ export async function removeStaleTemps(real: string): Promise<number> {
 }
 
 function alive(pid: number): boolean {
+  if (pid === NOBODY) return false; // kill(0) would signal this process's own group
   try {
     process.kill(pid, 0);
     return true;
@@ -71,11 +73,24 @@ function alive(pid: number): boolean {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The pid written first in a lock (or takeover guard) file; null when it is missing or not yet written. */
+/**
+ * The owner of a lock (or takeover guard) file: the pid written first in it; null when the file is
+ * missing or holds no pid. A file that has held no pid for EMPTY_GRACE_MS is NOBODY's: lock files
+ * are made whole before they appear (see createSync), so only an older hashline killed between
+ * creating and writing one leaves it so, and nothing would ever remove it otherwise.
+ */
 async function ownerOf(file: string): Promise<number | null> {
-  const pid = Number.parseInt((await fsp.readFile(file, 'utf8').catch(() => '')).split('\n')[0] ?? '', 10);
-  return Number.isInteger(pid) && pid > 0 ? pid : null;
+  const text = await fsp.readFile(file, 'utf8').catch(() => null);
+  if (text === null) return null;
+  const pid = Number.parseInt(text.split('\n')[0] ?? '', 10);
+  if (Number.isInteger(pid) && pid > 0) return pid;
+  const st = await fsp.lstat(file).catch(() => null);
+  return st !== null && Date.now() - st.mtimeMs > EMPTY_GRACE_MS ? NOBODY : null;
 }
+
+/** The owner of a lock file that names none: never alive. */
+const NOBODY = 0;
+const EMPTY_GRACE_MS = 2000;
 
 /** statfs types of file systems held in memory (tmpfs, ramfs), where a create never waits on a disk. */
 const MEMORY_FS = new Set([0x01021994, 0x858458f6]);
@@ -89,30 +104,54 @@ function inMemory(dir: string): boolean {
 }
 
 const LOCK_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+/** A takeover guard is `<lock>.takeover.<dead owner>`, then `.<dead holder>` for each takeover that died. */
+const TAKEOVER = '.takeover.';
+/** Contenders that died inside one takeover before anyone gives up and waits for the lock timeout. */
+const MAX_TAKEOVER_CHAIN = 8;
 
-/** Creates the lock file with synchronous calls (throws EEXIST when it is held). */
+/** Suffix of the file a lock is written to before it is linked into place: `<lock>.<pid>.<n>.new`. */
+const NEW_SUFFIX = '.new';
+let newCounter = 0;
+const newNameFor = (file: string) => `${file}.${process.pid}.${newCounter++}${NEW_SUFFIX}`;
+
+/**
+ * Creates the lock file `file` holding `text`, whole: the text is written to a file of this
+ * process's own, which is then hard-linked to `file` (the link fails with EEXIST when the lock is
+ * held) and removed. A process killed at any point leaves either no lock or a complete one (and
+ * at worst its own `.new` file, which recoverStale removes). Synchronous calls, for a memory file system.
+ */
 function createSync(file: string, text: string): void {
-  const fd = openSync(file, LOCK_FLAGS, 0o600);
+  const fresh = newNameFor(file);
+  const fd = openSync(fresh, LOCK_FLAGS, 0o600);
   try {
-    writeSync(fd, text);
-  } catch (e) {
-    closeSync(fd);
     try {
-      unlinkSync(file);
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(fresh, file);
+  } finally {
+    try {
+      unlinkSync(fresh);
     } catch {
       // gone already
     }
-    throw e;
   }
-  closeSync(fd);
 }
 
+/** createSync with thread-pool calls, for a lock directory on a disk. */
 async function createAsync(file: string, text: string): Promise<void> {
-  const h = await fsp.open(file, LOCK_FLAGS, 0o600);
+  const fresh = newNameFor(file);
   try {
-    await h.writeFile(text);
+    const h = await fsp.open(fresh, LOCK_FLAGS, 0o600);
+    try {
+      await h.writeFile(text);
+    } finally {
+      await h.close();
+    }
+    await fsp.link(fresh, file);
   } finally {
-    await h.close();
+    await fsp.unlink(fresh).catch(() => undefined);
   }
 }
 
@@ -203,55 +242,76 @@ export class LockManager {
   /**
    * Removes `file`, the lock on `real` of the dead process `owner`, with the temporary files its
    * writes left. Several contenders may see the same dead owner at once: only the one that creates
-   * the takeover guard (`<lock>.takeover`, exclusive) acts, and it re-reads the lock under the
-   * guard, so a lock another contender took meanwhile is never removed. Returns how many temporary
-   * files it removed, or null when another contender holds the guard (wait, then try again). A
-   * guard left by a process that died inside its takeover is removed; two contenders doing that at
-   * the same instant could still both act.
+   * the takeover guard (`<lock>.takeover.<owner>`, exclusive) acts, and it re-reads the lock under
+   * the guard, so a lock another contender took meanwhile is never removed. A guard whose holder
+   * died inside its takeover is never removed while the stale lock stands (two contenders removing
+   * it at once could remove a fresh one): the next contender takes the guard named after it
+   * (`<guard>.<dead holder>`), and whoever completes the takeover removes the whole chain. Returns
+   * how many temporary files it removed, or null when another contender is taking over (wait, then
+   * try again).
    */
   private async takeOver(file: string, real: string, owner: number): Promise<number | null> {
-    const guard = `${file}.takeover`;
-    try {
-      if (this.memory) createSync(guard, `${process.pid}\n`);
-      else await createAsync(guard, `${process.pid}\n`);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    const chain = [`${file}${TAKEOVER}${owner}`];
+    for (;;) {
+      const guard = chain[chain.length - 1]!;
+      try {
+        if (this.memory) createSync(guard, `${process.pid}\n`);
+        else await createAsync(guard, `${process.pid}\n`);
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
       const holder = await ownerOf(guard);
-      if (holder !== null && !alive(holder)) await fsp.unlink(guard).catch(() => undefined);
-      return null;
+      // a holder alive, or one that has not written its pid yet: a takeover is under way
+      if (holder === null || alive(holder) || chain.length >= MAX_TAKEOVER_CHAIN) return null;
+      chain.push(`${guard}.${holder}`);
     }
     let removed = 0;
     try {
       if ((await ownerOf(file)) === owner && !alive(owner)) {
-        removed = await removeStaleTemps(real);
+        // (a lock left empty names no path: `real` is the caller's, or unknown at start)
+        if (real !== '') removed = await removeStaleTemps(real);
         await fsp.unlink(file).catch(() => undefined);
       }
     } finally {
-      await fsp.unlink(guard).catch(() => undefined);
+      // the stale lock is gone, so no guard of this chain can be needed again: mine last
+      for (const g of chain.reverse()) await fsp.unlink(g).catch(() => undefined);
     }
     return removed;
   }
 
   /**
-   * Clears every lock whose owner is dead, with the temporary files its writes left behind.
-   * Run at start; returns how many temporary files were removed.
+   * Clears every lock whose owner is dead, with the temporary files its writes left behind, and
+   * the takeover guards of takeovers that are over. Run at start; returns how many temporary files
+   * were removed.
    */
   async recoverStale(): Promise<number> {
     await this.ensureDir();
     let removed = 0;
-    for (const name of await fsp.readdir(this.dir).catch(() => [] as string[])) {
-      const file = path.join(this.dir, name);
-      if (name.endsWith('.lock.takeover')) {
-        // a takeover guard of a process that died inside its takeover
-        const holder = await ownerOf(file);
-        if (holder !== null && !alive(holder)) await fsp.unlink(file).catch(() => undefined);
-        continue;
-      }
+    const names = await fsp.readdir(this.dir).catch(() => [] as string[]);
+    for (const name of names) {
       if (!name.endsWith('.lock')) continue;
-      const real = (await fsp.readFile(file, 'utf8').catch(() => '')).split('\n')[1];
+      const file = path.join(this.dir, name);
+      const real = (await fsp.readFile(file, 'utf8').catch(() => '')).split('\n')[1] ?? '';
       const owner = await ownerOf(file);
-      if (owner === null || alive(owner) || !real) continue;
+      if (owner === null || alive(owner)) continue;
       removed += (await this.takeOver(file, real, owner)) ?? 0;
+    }
+    for (const name of names) {
+      // a lock written but never linked into place, by a process killed in between
+      const m = /\.(\d+)\.\d+\.new$/.exec(name);
+      if (m && !alive(Number(m[1]))) await fsp.unlink(path.join(this.dir, name)).catch(() => undefined);
+    }
+    for (const name of names) {
+      const at = name.indexOf(TAKEOVER);
+      if (at === -1 || name.endsWith(NEW_SUFFIX)) continue;
+      // a guard left by a takeover whose holders all died: harmless once its lock is gone or
+      // belongs to someone other than the owner it was taken over from
+      const lock = path.join(this.dir, name.slice(0, at));
+      const from = Number.parseInt(name.slice(at + TAKEOVER.length), 10);
+      const guard = path.join(this.dir, name);
+      const holder = await ownerOf(guard);
+      if ((await ownerOf(lock)) !== from && holder !== null && !alive(holder)) await fsp.unlink(guard).catch(() => undefined);
     }
     return removed;
   }

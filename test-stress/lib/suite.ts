@@ -35,10 +35,11 @@ export function registerStressTests(plan: StressPlan): void {
     assert.deepEqual(Object.entries(kill.tornByMode), [], `torn or half-written files: ${kill.tornSamples.join(', ')}`);
     assert.equal(kill.unexpected, 0, `unexpected files: ${kill.unexpectedSamples.join(', ')}`);
   });
-  test(`kill -9 trials: no stray temp file once hashline has started again ${tag}`, (t) => {
+  test(`kill -9 trials: no stray temp file and no dead lock once hashline has started again ${tag}`, (t) => {
     if (!kill) return t.skip('the kill trials did not run');
     t.diagnostic(`temp files right after the kills: ${kill.tempsAfterKill}; still there after a restart: ${kill.straysAfterRestart}`);
     assert.equal(kill.straysAfterRestart, 0, `stray temp files: ${kill.strayAfterRestartSamples.join(', ')}`);
+    assert.equal(kill.deadLocksAfterRestart, 0, `locks of no live process left: ${kill.deadLockSamples.join(', ')}`);
   });
 
   test(`${plan.fuzzCases} fast-check cases per target over the DSL parser, the range rule and the guard: 0 crashes, 0 hangs ${tag}`, async (t) => {

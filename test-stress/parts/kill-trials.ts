@@ -13,6 +13,7 @@ import { cliArgs, connect, listedTools, REPO, serveBuilt, textOf, type Session }
 import { startDaemon, type Daemon } from '../lib/daemon.js';
 import type { StressPlan } from '../lib/scale.js';
 import { scanTree, sha1 } from '../lib/tree-scan.js';
+import { defaultLockDir } from '../../src/io/file-lock.js';
 import { versionText } from '../lib/versions.js';
 
 /** Allowed content hashes per relative path. */
@@ -46,8 +47,37 @@ export interface KillTrialsReport {
   strayAfterRestartSamples: string[];
   /** hashline-spool-* folders that appeared in the temp dir during the trials (bodies of killed PUT /v1/fs/tar). */
   spoolDirsLeft: number;
+  /**
+   * Lock files (and locks written but never linked) of the trials still in the lock directory after
+   * the restart with no live owner: a path locked for good until someone removes them by hand.
+   */
+  deadLocksAfterRestart: number;
+  deadLockSamples: string[];
   notBuilt: string[];
   cli: string;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Files of the lock directory changed since `since` whose content names no live process. */
+async function deadLocksSince(since: number): Promise<string[]> {
+  const dir = defaultLockDir();
+  const out: string[] = [];
+  for (const n of await fsp.readdir(dir).catch(() => [] as string[])) {
+    if (!n.endsWith('.lock') && !n.endsWith('.new')) continue;
+    const st = await fsp.lstat(path.join(dir, n)).catch(() => null);
+    if (st === null || st.mtimeMs < since - 1000) continue;
+    const pid = Number.parseInt((await fsp.readFile(path.join(dir, n), 'utf8').catch(() => '')).split('\n')[0] ?? '', 10);
+    if (!(pid > 0) || !alive(pid)) out.push(`${n} (${pid > 0 ? `pid ${pid}, gone` : 'no owner'})`);
+  }
+  return out;
 }
 
 async function spoolDirs(): Promise<Set<string>> {
@@ -306,6 +336,8 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
     straysAfterRestart: 0,
     strayAfterRestartSamples: [],
     spoolDirsLeft: 0,
+    deadLocksAfterRestart: 0,
+    deadLockSamples: [],
     notBuilt: [],
     cli: cliArgs().includes('tsx') ? 'source (tsx)' : 'dist',
   };
@@ -337,6 +369,7 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
       await m.prepare(dir, allowed.get(m.name)!);
     }
     const spoolsBefore = await spoolDirs();
+    const trialsStart = Date.now();
     const strays = new Set<string>();
     const tempsSeen = new Set<string>();
     const dirOf = (m: Mode) => path.join(base, m.name.replace(/[^a-z0-9_]+/gi, '-'));
@@ -391,6 +424,9 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
       await s.close();
     }
     report.straysAfterRestart = strays.size;
+    const dead = await deadLocksSince(trialsStart);
+    report.deadLocksAfterRestart = dead.length;
+    report.deadLockSamples = dead.slice(0, 5);
     report.spoolDirsLeft = [...(await spoolDirs())].filter((n) => !spoolsBefore.has(n)).length;
     report.opsCompleted = opsCompleted;
     return report;

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, promises as fsp } from 'node:fs';
+import { existsSync, mkdtempSync, promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { HashlineError } from '../../src/core/errors.js';
 import { LockManager } from '../../src/io/file-lock.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -172,9 +173,114 @@ test('contenders finding a takeover guard left by a dead process never hold the 
   // a lock of a dead owner, and the guard of a process that died while taking it over
   const { dir, overlaps } = await contendAfter(async (d, lockFile) => {
     await fsp.writeFile(path.join(d, lockFile), `${owner}\n/contended\n`);
-    await fsp.writeFile(path.join(d, `${lockFile}.takeover`), `${guardHolder}\n`);
+    await fsp.writeFile(path.join(d, `${lockFile}.takeover.${owner}`), `${guardHolder}\n`);
   }, true);
   assert.equal(overlaps, 0);
   // nothing of the takeovers is left behind
   assert.deepEqual((await fsp.readdir(dir)).filter((n) => n.includes('takeover')), []);
 });
+
+test('a takeover under way is never overtaken, even when the one before it died; the finished takeover leaves no guard', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-chain-'));
+  const locks = new LockManager(dir);
+  let lockFile = '';
+  await locks.withLocks(['/chained'], async () => {
+    lockFile = (await fsp.readdir(dir)).find((n) => n.endsWith('.lock'))!;
+  });
+  const owner = await deadPid();
+  const firstHolder = await deadPid();
+  const lock = path.join(dir, lockFile);
+  const first = `${lock}.takeover.${owner}`;
+  const second = `${first}.${firstHolder}`;
+  await fsp.writeFile(lock, `${owner}\n/chained\n`);
+  // one contender died inside its takeover; another (this process, alive) is inside the next one
+  await fsp.writeFile(first, `${firstHolder}\n`);
+  await fsp.writeFile(second, `${process.pid}\n`);
+  await assert.rejects(locks.withLocks(['/chained'], async () => undefined, { timeoutMs: 300 }), (e: HashlineError) => e.code === 'lock_timeout');
+  assert.equal(await fsp.readFile(lock, 'utf8'), `${owner}\n/chained\n`, 'the stale lock was left to the takeover under way');
+  assert.deepEqual((await fsp.readdir(dir)).sort(), [lockFile, path.basename(first), path.basename(second)].sort());
+  // that contender dies too: the next takes the guard after it and finishes
+  await fsp.writeFile(second, `${await deadPid()}\n`);
+  let held = false;
+  await locks.withLocks(['/chained'], async () => {
+    held = true;
+  }, { timeoutMs: 5000 });
+  assert.ok(held);
+  assert.deepEqual(await fsp.readdir(dir), []);
+});
+
+test('at start, guards of takeovers that are over are removed; a guard whose lock is still stale is left to the takeover', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-guards-'));
+  const dead = await deadPid();
+  const other = await deadPid();
+  // a finished takeover's leftover (its lock is gone), and one of a live holder (left alone)
+  await fsp.writeFile(path.join(dir, `gone.lock.takeover.${other}`), `${dead}\n`);
+  await fsp.writeFile(path.join(dir, `busy.lock.takeover.${other}`), `${process.pid}\n`);
+  // a stale lock with a dead guard: the takeover at start walks past it and clears both
+  await fsp.writeFile(path.join(dir, 'stale.lock'), `${other}\n/stale\n`);
+  await fsp.writeFile(path.join(dir, `stale.lock.takeover.${other}`), `${dead}\n`);
+  await new LockManager(dir).recoverStale();
+  assert.deepEqual(await fsp.readdir(dir), [`busy.lock.takeover.${other}`]);
+});
+
+test('a lock file that names no owner is waited on while fresh and taken over once stale (an older writer killed mid-create)', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-empty-'));
+  const locks = new LockManager(dir);
+  let lockFile = '';
+  await locks.withLocks(['/empty'], async () => {
+    lockFile = (await fsp.readdir(dir)).find((n) => n.endsWith('.lock'))!;
+  });
+  const lock = path.join(dir, lockFile);
+  await fsp.writeFile(lock, '');
+  await assert.rejects(locks.withLocks(['/empty'], async () => undefined, { timeoutMs: 300 }), (e: HashlineError) => e.code === 'lock_timeout');
+  const old = new Date(Date.now() - 60_000);
+  await fsp.utimes(lock, old, old);
+  let held = false;
+  await locks.withLocks(['/empty'], async () => {
+    held = true;
+  }, { timeoutMs: 5000 });
+  assert.ok(held);
+  assert.deepEqual(await fsp.readdir(dir), []);
+});
+
+test('at start, stale empty locks and locks written but never linked by dead processes are removed', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-new-'));
+  const dead = await deadPid();
+  const old = new Date(Date.now() - 60_000);
+  await fsp.writeFile(path.join(dir, 'a.lock'), '');
+  await fsp.utimes(path.join(dir, 'a.lock'), old, old);
+  await fsp.writeFile(path.join(dir, `b.lock.${dead}.0.new`), `${dead}\n/b\n`);
+  await fsp.writeFile(path.join(dir, `c.lock.${process.pid}.7.new`), `${process.pid}\n/c\n`);
+  await new LockManager(dir).recoverStale();
+  assert.deepEqual(await fsp.readdir(dir), [`c.lock.${process.pid}.7.new`]);
+});
+
+// on a disk (thread-pool calls) and on a memory file system (synchronous calls), where there is one
+for (const base of [os.tmpdir(), ...(existsSync('/dev/shm') ? ['/dev/shm'] : [])]) {
+test(`a lock file is never seen without its owner, whatever moment a reader looks (${base})`, async () => {
+  const dir = mkdtempSync(path.join(base, 'hl-lock-whole-'));
+  // another process takes and releases locks on many paths in a tight loop while this one reads
+  const script = `
+    import { LockManager } from ${JSON.stringify(path.join(HERE, '../../src/io/file-lock.ts'))};
+    const locks = new LockManager(${JSON.stringify(dir)});
+    const end = Date.now() + 1500;
+    for (let i = 0; Date.now() < end; i++) await locks.withLocks(['/p' + (i % 64)], async () => undefined);`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  let reads = 0;
+  let empty = 0;
+  let done = false;
+  void exited.then(() => (done = true));
+  while (!done) {
+    for (const n of await fsp.readdir(dir).catch(() => [] as string[])) {
+      if (!n.endsWith('.lock')) continue;
+      const text = await fsp.readFile(path.join(dir, n), 'utf8').catch(() => null);
+      if (text === null) continue;
+      reads++;
+      if (!/^\d+\n/.test(text)) empty++;
+    }
+  }
+  assert.ok(reads > 100, `only ${reads} reads`);
+  assert.equal(empty, 0, `${empty} of ${reads} lock files were read without their owner`);
+});
+}
