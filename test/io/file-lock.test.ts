@@ -10,6 +10,15 @@ import { LockManager } from '../../src/io/file-lock.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
+/** The name of the lock file `locks` makes in `dir` for `real` (taken once to see it). */
+async function lockFileOf(locks: LockManager, dir: string, real: string): Promise<string> {
+  let name = '';
+  await locks.withLocks([real], async () => {
+    name = (await fsp.readdir(dir)).find((n) => n.endsWith('.lock'))!;
+  });
+  return name;
+}
+
 test('in-process: holders of one path never overlap; different paths run concurrently', async () => {
   const locks = new LockManager(mkdtempSync(path.join(os.tmpdir(), 'hl-locks-')));
   let inside = 0;
@@ -72,10 +81,7 @@ test('a lock file left by a dead process is taken over', async () => {
   const child = spawn(process.execPath, ['-e', '0']);
   const deadPid = await new Promise<number>((r) => child.on('exit', () => r(child.pid!)));
   // Take the lock once to learn the file name, then plant a stale one owned by the dead pid.
-  let lockFile = '';
-  await locks.withLocks(['/stale/target'], async () => {
-    lockFile = (await fsp.readdir(dir)).find((n) => n.endsWith('.lock'))!;
-  });
+  const lockFile = await lockFileOf(locks, dir, '/stale/target');
   await fsp.writeFile(path.join(dir, lockFile), `${deadPid}\n/stale/target\n`);
   let ran = false;
   await locks.withLocks(['/stale/target'], async () => {
@@ -87,10 +93,7 @@ test('a lock file left by a dead process is taken over', async () => {
 test('a lock held by a live process times out with a retryable lock_timeout', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-live-'));
   const locks = new LockManager(dir);
-  let lockFile = '';
-  await locks.withLocks(['/live/target'], async () => {
-    lockFile = (await fsp.readdir(dir)).find((n) => n.endsWith('.lock'))!;
-  });
+  const lockFile = await lockFileOf(locks, dir, '/live/target');
   await fsp.writeFile(path.join(dir, lockFile), `${process.ppid}\n/live/target\n`);
   await assert.rejects(locks.withLocks(['/live/target'], async () => undefined, { timeoutMs: 100 }), (e: { code?: string; retryable?: boolean }) => e.code === 'lock_timeout' && e.retryable === true);
 });
@@ -138,10 +141,7 @@ async function deadPid(): Promise<number> {
 async function contendAfter(setup: (dir: string, lockFile: string) => Promise<void>, stagger: boolean): Promise<{ dir: string; overlaps: number }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-takeover-'));
   const managers = Array.from({ length: 6 }, () => new LockManager(dir));
-  let lockFile = '';
-  await managers[0]!.withLocks(['/contended'], async () => {
-    lockFile = (await fsp.readdir(dir)).find((n) => n.endsWith('.lock'))!;
-  });
+  const lockFile = await lockFileOf(managers[0]!, dir, '/contended');
   let inside = 0;
   let overlaps = 0;
   for (let round = 0; round < 40; round++) {
@@ -183,10 +183,7 @@ test('contenders finding a takeover guard left by a dead process never hold the 
 test('a takeover under way is never overtaken, even when the one before it died; the finished takeover leaves no guard', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-chain-'));
   const locks = new LockManager(dir);
-  let lockFile = '';
-  await locks.withLocks(['/chained'], async () => {
-    lockFile = (await fsp.readdir(dir)).find((n) => n.endsWith('.lock'))!;
-  });
+  const lockFile = await lockFileOf(locks, dir, '/chained');
   const owner = await deadPid();
   const firstHolder = await deadPid();
   const lock = path.join(dir, lockFile);
@@ -226,10 +223,7 @@ test('at start, guards of takeovers that are over are removed; a guard whose loc
 test('a lock file that names no owner is waited on while fresh and taken over once stale (an older writer killed mid-create)', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-empty-'));
   const locks = new LockManager(dir);
-  let lockFile = '';
-  await locks.withLocks(['/empty'], async () => {
-    lockFile = (await fsp.readdir(dir)).find((n) => n.endsWith('.lock'))!;
-  });
+  const lockFile = await lockFileOf(locks, dir, '/empty');
   const lock = path.join(dir, lockFile);
   await fsp.writeFile(lock, '');
   await assert.rejects(locks.withLocks(['/empty'], async () => undefined, { timeoutMs: 300 }), (e: HashlineError) => e.code === 'lock_timeout');
