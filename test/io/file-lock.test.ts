@@ -125,6 +125,21 @@ test('a writer killed while holding a lock: its lock and temporary file are clea
   assert.equal(await fsp.readFile(target, 'utf8'), 'old');
 });
 
+/**
+ * Locking `real` times out while what the test planted in `dir` stands; after `change()` it is
+ * taken, and nothing of it or of any takeover is left in `dir`.
+ */
+async function refusedUntil(locks: LockManager, dir: string, real: string, change: () => Promise<void>): Promise<void> {
+  await assert.rejects(locks.withLocks([real], async () => undefined, { timeoutMs: 300 }), (e: HashlineError) => e.code === 'lock_timeout');
+  await change();
+  let held = false;
+  await locks.withLocks([real], async () => {
+    held = true;
+  }, { timeoutMs: 5000 });
+  assert.ok(held);
+  assert.deepEqual(await fsp.readdir(dir), []);
+}
+
 /** The pid of a process that has exited. */
 async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '0']);
@@ -193,17 +208,12 @@ test('a takeover under way is never overtaken, even when the one before it died;
   // one contender died inside its takeover; another (this process, alive) is inside the next one
   await fsp.writeFile(first, `${firstHolder}\n`);
   await fsp.writeFile(second, `${process.pid}\n`);
-  await assert.rejects(locks.withLocks(['/chained'], async () => undefined, { timeoutMs: 300 }), (e: HashlineError) => e.code === 'lock_timeout');
-  assert.equal(await fsp.readFile(lock, 'utf8'), `${owner}\n/chained\n`, 'the stale lock was left to the takeover under way');
-  assert.deepEqual((await fsp.readdir(dir)).sort(), [lockFile, path.basename(first), path.basename(second)].sort());
-  // that contender dies too: the next takes the guard after it and finishes
-  await fsp.writeFile(second, `${await deadPid()}\n`);
-  let held = false;
-  await locks.withLocks(['/chained'], async () => {
-    held = true;
-  }, { timeoutMs: 5000 });
-  assert.ok(held);
-  assert.deepEqual(await fsp.readdir(dir), []);
+  await refusedUntil(locks, dir, '/chained', async () => {
+    assert.equal(await fsp.readFile(lock, 'utf8'), `${owner}\n/chained\n`, 'the stale lock was left to the takeover under way');
+    assert.deepEqual((await fsp.readdir(dir)).sort(), [lockFile, path.basename(first), path.basename(second)].sort());
+    // that contender dies too: the next takes the guard after it and finishes
+    await fsp.writeFile(second, `${await deadPid()}\n`);
+  });
 });
 
 test('at start, guards of takeovers that are over are removed; a guard whose lock is still stale is left to the takeover', async () => {
@@ -226,15 +236,10 @@ test('a lock file that names no owner is waited on while fresh and taken over on
   const lockFile = await lockFileOf(locks, dir, '/empty');
   const lock = path.join(dir, lockFile);
   await fsp.writeFile(lock, '');
-  await assert.rejects(locks.withLocks(['/empty'], async () => undefined, { timeoutMs: 300 }), (e: HashlineError) => e.code === 'lock_timeout');
-  const old = new Date(Date.now() - 60_000);
-  await fsp.utimes(lock, old, old);
-  let held = false;
-  await locks.withLocks(['/empty'], async () => {
-    held = true;
-  }, { timeoutMs: 5000 });
-  assert.ok(held);
-  assert.deepEqual(await fsp.readdir(dir), []);
+  await refusedUntil(locks, dir, '/empty', async () => {
+    const old = new Date(Date.now() - 60_000);
+    await fsp.utimes(lock, old, old);
+  });
 });
 
 test('at start, stale empty locks and locks written but never linked by dead processes are removed', async () => {
