@@ -9,7 +9,7 @@
 // are read here too. Per-file calls are synchronous, in bounded slices (the event loop runs in
 // between): a thread-pool round trip per call is what would otherwise bound the throughput.
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, type Dirent, type Stats } from 'node:fs';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { HashlineError } from '../core/errors.js';
 import { treeTooManyBytes, treeTooManyMembers } from '../core/messages/http.js';
@@ -84,17 +84,34 @@ function openDir(guard: PathGuard, abs: string): { fd: number; prefix: string } 
   return null;
 }
 
-/** Opens a file through its directory's descriptor: its mode, size and time, and its content within the budget. */
-function walkFile(at: string, hold: PrefetchHold): WalkedFile | null {
+/**
+ * `at` opened without following a final link (and without blocking on a fifo) and fstat'ed; null
+ * when it is gone, a link, not a regular file, or `accept` refuses the descriptor (or throws).
+ * The caller closes the descriptor.
+ */
+function openRegular(at: string, accept?: (fd: number) => boolean): { fd: number; st: Stats } | null {
   let fd: number;
   try {
     fd = openSync(at, OPEN_FLAGS);
   } catch {
-    return null; // removed, or replaced by a link, since the listing
+    return null; // removed, or replaced by a link, since it was listed
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return null;
+    if (st.isFile() && (!accept || accept(fd))) return { fd, st };
+  } catch {
+    // refused: closed below
+  }
+  closeSync(fd);
+  return null;
+}
+
+/** Opens a file through its directory's descriptor: its mode, size and time, and its content within the budget. */
+function walkFile(at: string, hold: PrefetchHold): WalkedFile | null {
+  const opened = openRegular(at);
+  if (opened === null) return null;
+  const { fd, st } = opened;
+  try {
     const file: WalkedFile = { mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs };
     if (st.size <= PREFETCH_FILE_LIMIT && hold.take(st.size)) {
       const content = readFdSync(fd, st.size);
@@ -178,19 +195,6 @@ export async function walkTree(guard: PathGuard, dir: string, display: string, c
  * when it is gone or any check fails; the caller closes the descriptor.
  */
 export function openMember(guard: PathGuard, abs: string): { fd: number; mode: number; size: number; mtimeMs: number } | null {
-  let fd: number;
-  try {
-    fd = openSync(abs, OPEN_FLAGS);
-  } catch {
-    return null; // removed, or replaced by a link, since the walk
-  }
-  try {
-    const st = fstatSync(fd);
-    const opened = HAS_PROC_FD ? readlinkSync(FD_DIR + fd) : abs;
-    if (st.isFile() && opened === abs && guard.admitsReal(opened, 'read')) return { fd, mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs };
-  } catch {
-    // fall through: closed below
-  }
-  closeSync(fd);
-  return null;
+  const opened = openRegular(abs, (fd) => (HAS_PROC_FD ? readlinkSync(FD_DIR + fd) : abs) === abs && guard.admitsReal(abs, 'read'));
+  return opened && { fd: opened.fd, mode: opened.st.mode & 0o7777, size: opened.st.size, mtimeMs: opened.st.mtimeMs };
 }
