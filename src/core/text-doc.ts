@@ -86,6 +86,31 @@ export function docTag(doc: TextDoc, bytes: Uint8Array): string {
   return computeTag(docText(doc));
 }
 
+/** A decoded text without its lines split: what a rewrite of the whole text needs. */
+export interface TextShape {
+  readonly bom: boolean;
+  readonly eol: LineEnding;
+  readonly utf8: boolean;
+  /** The decoded text in its own line endings, BOM stripped. */
+  readonly raw: string;
+  /** Its LF text (docText of the same document). */
+  readonly text: string;
+}
+
+/** The LF text of a decoded text: every terminator (`\r\n`, `\n`, lone `\r`) made `\n`, as docText does. */
+export function lfText(raw: string): string {
+  return raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
+}
+
+/** The shape of `bytes` as parseDoc finds it, without splitting lines. */
+export function textShape(bytes: Uint8Array): TextShape {
+  const bom = hasBom(bytes);
+  const { text: raw, utf8 } = decodeBytes(bom ? bytes.subarray(3) : bytes);
+  const at = raw.search(/[\r\n]/);
+  const eol: LineEnding = at === -1 || raw[at] === '\n' ? '\n' : raw[at + 1] === '\n' ? '\r\n' : '\r';
+  return { bom, eol, utf8, raw, text: lfText(raw) };
+}
+
 /** A new document from LF text sent by a client, in the given shape. */
 export function docFromText(text: string, shape: { bom: boolean; eol: LineEnding }): TextDoc {
   const { lines, endings } = splitLines(text);

@@ -25,6 +25,7 @@ interface Request {
   eol: string;
   ops: readonly RewriteOp[];
   strict: boolean;
+  diffLabel?: string;
 }
 
 type Reply =
@@ -36,7 +37,7 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_R
   for (const k of ['log', 'info', 'warn', 'error', 'debug'] as const) console[k] = () => undefined;
   port.on('message', (req: Request) => {
     const lang = languageById(req.lang);
-    const run = lang ? rewriteText(lang, req.raw, req.eol, req.ops, req.strict) : Promise.reject(new HashlineError('unsupported_language', `unknown grammar ${req.lang}`));
+    const run = lang ? rewriteText(lang, req.raw, req.eol, req.ops, req.strict, req.diffLabel) : Promise.reject(new HashlineError('unsupported_language', `unknown grammar ${req.lang}`));
     run.then(
       (outcome) => port.postMessage({ id: req.id, ok: true, outcome } satisfies Reply),
       (e: unknown) => {
@@ -158,12 +159,12 @@ export function rewriteWorkers(): number {
 }
 
 /** `rewriteText` on a worker thread when the grammar is one of ast-grep's built-ins. */
-export async function rewriteTextInPool(lang: LanguageInfo, raw: string, eol: string, ops: readonly RewriteOp[], strict = true): Promise<RewriteOutcome> {
-  if (lang.pkg || !pool.usable) return rewriteText(lang, raw, eol, ops, strict);
+export async function rewriteTextInPool(lang: LanguageInfo, raw: string, eol: string, ops: readonly RewriteOp[], strict = true, diffLabel?: string): Promise<RewriteOutcome> {
+  if (lang.pkg || !pool.usable) return rewriteText(lang, raw, eol, ops, strict, diffLabel);
   try {
-    return await pool.run({ lang: lang.id, raw, eol, ops: ops.map((o) => ({ pat: o.pat, out: o.out })), strict });
+    return await pool.run({ lang: lang.id, raw, eol, ops: ops.map((o) => ({ pat: o.pat, out: o.out })), strict, ...(diffLabel === undefined ? {} : { diffLabel }) });
   } catch (e) {
-    if (e instanceof WorkerLost) return rewriteText(lang, raw, eol, ops, strict);
+    if (e instanceof WorkerLost) return rewriteText(lang, raw, eol, ops, strict, diffLabel);
     throw e;
   }
 }

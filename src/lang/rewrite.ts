@@ -9,7 +9,10 @@
 import type { SgNode, SgRoot } from '@ast-grep/napi';
 import { napi } from './napi.js';
 import { HashlineError } from '../core/errors.js';
+import { composeSources, lineSources } from '../core/line-sources.js';
+import { rewriteDiff, type RewriteDiff } from '../core/rewrite-diff.js';
 import { splitLines } from '../core/text-doc.js';
+import { applyEdits, type TextEdit } from '../core/text-edits.js';
 import { compilePattern, patternWords, type Matcher } from './pattern-context.js';
 import { isAvailable, type LanguageInfo } from './registry.js';
 import { parseTemplate, renderTemplate, type Template } from './rewrite-template.js';
@@ -17,13 +20,6 @@ import { parseTemplate, renderTemplate, type Template } from './rewrite-template
 export interface RewriteOp {
   readonly pat: string;
   readonly out: string;
-}
-
-/** A replacement of [start, end) (UTF-16 code units) by `text`. */
-export interface TextEdit {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
 }
 
 export interface OpReport {
@@ -42,20 +38,13 @@ export interface RewriteOutcome {
   /** The new text in the file's own line endings (BOM excluded). */
   readonly raw: string;
   readonly reports: readonly OpReport[];
-}
-
-/** Applies non-overlapping edits sorted by start; overlapping or out-of-range edits are a coded error. */
-export function applyEdits(text: string, edits: readonly TextEdit[]): string {
-  let out = '';
-  let pos = 0;
-  for (const e of edits) {
-    if (e.start < pos || e.end < e.start || e.end > text.length) {
-      throw new HashlineError('edit_overlap', `internal: edit [${e.start}, ${e.end}) overlaps or is out of range`, { details: { start: e.start, end: e.end } });
-    }
-    out += text.slice(pos, e.start) + e.text;
-    pos = e.end;
-  }
-  return out + text.slice(pos);
+  /**
+   * When the text changed: for each line of `raw`, the line of the text given it is a verbatim copy
+   * of, or -1 (see core/line-sources.ts); the diff is read off it.
+   */
+  readonly lineSources?: Int32Array;
+  /** When the text changed and a diff label was given: the diff of the LF texts (see core/rewrite-diff.ts). */
+  readonly diff?: RewriteDiff;
 }
 
 /** Maps offsets of the LF form of `raw` to offsets in `raw` (identity when `raw` has no CR). */
@@ -114,8 +103,8 @@ function capturer(node: SgNode) {
       const last = nodes[nodes.length - 1];
       return first && last ? { start: first.range().start.index, end: last.range().end.index } : null;
     }
-    const m = node.getMatch(name);
-    return m ? { start: m.range().start.index, end: m.range().end.index } : null;
+    const r = node.getMatch(name)?.range();
+    return r ? { start: r.start.index, end: r.end.index } : null;
   };
 }
 
@@ -151,7 +140,7 @@ function mayMatch(words: readonly string[], text: string): boolean {
 }
 
 /** Runs one op on `raw`; returns the new raw text and the op's report. */
-async function runOp(lang: LanguageInfo, raw: string, eol: string, op: RewriteOp, strict: boolean): Promise<{ raw: string; report: OpReport }> {
+async function runOp(lang: LanguageInfo, raw: string, eol: string, op: RewriteOp, strict: boolean): Promise<{ raw: string; report: OpReport; sources?: Int32Array }> {
   const none: OpReport = { pat: op.pat, matches: 0, applied: 0, overlapLines: [] };
   if (!strict && !mayMatch(wordsOf(op.pat), raw)) return { raw, report: none };
   const compiled = compilePattern(lang, op.pat);
@@ -188,25 +177,32 @@ async function runOp(lang: LanguageInfo, raw: string, eol: string, op: RewriteOp
     edits.push({ start: toRaw(f.start), end: toRaw(f.end), text });
   }
   const report: OpReport = { pat: op.pat, matches: found.length, applied: edits.length, overlapLines };
-  return { raw: edits.length === 0 ? raw : applyEdits(raw, edits), report };
+  if (edits.length === 0) return { raw, report };
+  const next = applyEdits(raw, edits);
+  return { raw: next, report, sources: lineSources(raw, edits, next) };
 }
 
 /**
  * Rewrites `raw` (a decoded file without its BOM, in its own line endings) with `ops` in order.
  * `eol` is the ending new lines get. A pattern that does not compile is reported for every text
  * when `strict` (a file the caller named), otherwise only for texts holding the pattern's words
- * (so a sweep over many files is not flooded). Throws `unsupported_language` when the grammar is missing.
+ * (so a sweep over many files is not flooded). With `diffLabel` the outcome of a change carries
+ * its diff. Throws `unsupported_language` when the grammar is missing.
  */
-export async function rewriteText(lang: LanguageInfo, raw: string, eol: string, ops: readonly RewriteOp[], strict = true): Promise<RewriteOutcome> {
+export async function rewriteText(lang: LanguageInfo, raw: string, eol: string, ops: readonly RewriteOp[], strict = true, diffLabel?: string): Promise<RewriteOutcome> {
   if (!isAvailable(lang)) throw new HashlineError('unsupported_language', `the ${lang.id} grammar is not available on this platform`);
   const reports: OpReport[] = [];
   let text = raw;
+  let sources: Int32Array | undefined;
   for (const op of ops) {
     const r = await runOp(lang, text, eol, op, strict);
     text = r.raw;
     reports.push(r.report);
+    if (r.sources) sources = sources ? composeSources(sources, r.sources) : r.sources;
   }
-  return { raw: text, reports };
+  if (text === raw) return { raw: text, reports };
+  const changed: RewriteOutcome = sources ? { raw: text, reports, lineSources: sources } : { raw: text, reports };
+  return diffLabel === undefined ? changed : { ...changed, diff: rewriteDiff(diffLabel, raw, text, sources) };
 }
 
 /** True when some op could match `raw` at all: every word of its pattern occurs in it (no parse). */

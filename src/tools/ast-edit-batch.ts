@@ -7,7 +7,9 @@ import { HashlineError, toHashlineError } from '../core/errors.js';
 import { generatedMarker, generatedRefusal } from '../core/generated.js';
 import { binaryFile, changedDuringRewrite, noGrammar, noMatches, overlapsSkipped, patternUnparsable } from '../core/messages/ast-edit.js';
 import { computeTag } from '../core/tag.js';
-import { docText, parseDocAndText, serializeDoc, splitLines, type TextDoc } from '../core/text-doc.js';
+import { encodeText } from '../core/text-codec.js';
+import { rewriteDiff, type RewriteDiff } from '../core/rewrite-diff.js';
+import { lfText, textShape, type TextShape } from '../core/text-doc.js';
 import { syncDirectories, writeAtomicBatch } from '../io/atomic-batch.js';
 import type { Candidate } from '../io/expand-paths.js';
 import { readVerifiedBytes, sameStamp, type FileStamp } from '../io/read-batch.js';
@@ -27,10 +29,10 @@ const WRITE_CHUNK = 32;
  */
 const WRITE_CHUNKS_IN_FLIGHT = 1024;
 
-/** A file as read for a rewrite. */
+/** A file as read for a rewrite (its lines are never split here: the rewrite takes the whole text). */
 export interface Loaded {
   bytes: Uint8Array;
-  doc: TextDoc;
+  shape: TextShape;
   /** LF text, BOM stripped (what tags, diffs and history use). */
   text: string;
   stamp: FileStamp;
@@ -40,21 +42,37 @@ export interface Loaded {
 
 async function load(engine: Engine, c: Candidate): Promise<Loaded> {
   const { bytes, stamp, mode } = await readVerifiedBytes(engine.guard, c.rp, 'write');
-  const { doc, text } = parseDocAndText(bytes);
-  return { bytes, doc, text, stamp, mode, binary: bytes.subarray(0, 8192).includes(0) };
+  const shape = textShape(bytes);
+  return { bytes, shape, text: shape.text, stamp, mode, binary: bytes.subarray(0, 8192).includes(0) };
+}
+
+/** The rewritten form of a file. */
+export interface Rewritten {
+  /** Its LF text (tags, diffs, history). */
+  text: string;
+  /** The exact bytes to write (BOM included). */
+  bytes: Uint8Array;
+  /** The diff from the text read (computed where the rewrite ran). */
+  diff: RewriteDiff;
 }
 
 export interface Planned {
   candidate: Candidate;
   loaded?: Loaded;
   /** Set when the file is to be written. */
-  next?: TextDoc;
+  next?: Rewritten;
   /** The tag of the written text (set once written). */
   tag?: string;
   warnings: string[];
 }
 
-const rawOf = (doc: TextDoc) => doc.lines.map((l, i) => l + doc.endings[i]!).join('');
+const BOM = Uint8Array.of(0xef, 0xbb, 0xbf);
+
+/** The rewritten file from its new decoded text `raw` (own line endings, BOM stripped). */
+function rewritten(old: TextShape, raw: string, diff: RewriteDiff): Rewritten {
+  const body = encodeText(raw);
+  return { text: lfText(raw), bytes: old.bom ? Buffer.concat([BOM, body]) : body, diff };
+}
 
 /**
  * Reads one candidate and computes its rewrite; null when there is nothing to report. `parallel`:
@@ -71,9 +89,9 @@ export async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp
     throw e;
   }
   if (loaded.binary) return c.explicit ? { candidate: c, loaded, warnings: [binaryFile(c.rp.display)] } : null;
-  const raw = rawOf(loaded.doc);
+  const raw = loaded.shape.raw;
   if (!c.explicit && !anyOpMayMatch(raw, ops)) return null;
-  const outcome = await (parallel ? rewriteTextInPool : rewriteText)(lang, raw, loaded.doc.eol, ops, c.explicit);
+  const outcome = await (parallel ? rewriteTextInPool : rewriteText)(lang, raw, loaded.shape.eol, ops, c.explicit, c.rp.display);
   for (const r of outcome.reports) {
     if (r.patternError !== undefined) warnings.push(patternUnparsable(r.pat, lang.id, r.patternError));
     else if (r.matches === 0 && c.explicit) warnings.push(noMatches(r.pat));
@@ -82,9 +100,8 @@ export async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp
   if (outcome.raw === raw) return warnings.length > 0 ? { candidate: c, loaded, warnings } : null;
   const marker = generatedMarker(loaded.text);
   if (marker !== null) return { candidate: c, loaded, warnings: [generatedRefusal(c.rp.display, marker)] };
-  const { lines, endings } = splitLines(outcome.raw);
-  const next: TextDoc = { bom: loaded.doc.bom, lines, endings, eol: loaded.doc.eol, utf8: loaded.doc.utf8 };
-  return { candidate: c, loaded, next, warnings };
+  const diff = outcome.diff ?? rewriteDiff(c.rp.display, raw, outcome.raw, outcome.lineSources);
+  return { candidate: c, loaded, next: rewritten(loaded.shape, outcome.raw, diff), warnings };
 }
 
 interface OnDisk {
@@ -127,7 +144,7 @@ async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly Rewri
     const todo = chunk.filter((p) => p.next !== undefined);
     const outcome = await writeAtomicBatch(engine.guard, todo.map((p) => {
         const owner = owners.get(p);
-        return { rp: p.candidate.rp, data: serializeDoc(p.next!), mode: p.loaded!.mode, ...(owner ? { owner } : {}) };
+        return { rp: p.candidate.rp, data: p.next!.bytes, mode: p.loaded!.mode, ...(owner ? { owner } : {}) };
       }), { signal, syncDirectories: false });
     for (const d of outcome.directories) dirs.add(d);
     const ok = new Set(outcome.written.map((rp) => rp.real));
@@ -138,7 +155,7 @@ async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly Rewri
       // undoes exactly this rewrite
       engine.history.record(p.candidate.rp.real, p.loaded!.text);
       engine.history.reanchor(p.candidate.rp.real, p.loaded!.text);
-      const after = docText(p.next!);
+      const after = p.next!.text;
       p.tag = engine.history.record(p.candidate.rp.real, after) ?? computeTag(after);
     }
     for (const f of outcome.failed) {

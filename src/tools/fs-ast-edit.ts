@@ -7,8 +7,6 @@ import { z } from 'zod';
 import { HashlineError } from '../core/errors.js';
 import { capNote, diffOmitted } from '../core/messages/ast-edit.js';
 import { computeTag, formatHeader } from '../core/tag.js';
-import { docText } from '../core/text-doc.js';
-import { firstChangedLine, unifiedDiff } from '../core/unified-diff.js';
 import { expandPaths } from '../io/expand-paths.js';
 import { languageForPath } from '../lang/registry.js';
 import type { RewriteOp } from '../lang/rewrite.js';
@@ -93,13 +91,11 @@ function toResult(engine: Engine, p: Planned, budget: { left: number; omitted: n
     const tag = computeTag(p.loaded?.text ?? '');
     return { path: display, file_hash: tag, header: formatHeader(display, tag), warnings: p.warnings };
   }
-  const before = p.loaded!.text;
-  const after = docText(p.next);
+  const after = p.next.text;
   const tag = p.tag ?? computeTag(after);
   const result: EditResult = { path: display, file_hash: tag, header: formatHeader(display, tag), warnings: p.warnings };
-  const first = firstChangedLine(before, after);
+  const { diff, firstChangedLine: first } = p.next.diff;
   if (first !== undefined) result.first_changed_line = first;
-  const diff = unifiedDiff(display, before, after);
   if (diff !== undefined) {
     if (diff.length <= budget.left) {
       result.diff = diff;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { decodeBytes, displayText, encodeText, hasEscapedBytes, hasLoneSurrogate } from '../../src/core/text-codec.js';
-import { docFromText, docTag, docText, parseDoc, parseDocAndText, serializeDoc, splitLines } from '../../src/core/text-doc.js';
+import { docFromText, docTag, docText, parseDoc, parseDocAndText, serializeDoc, splitLines, textShape } from '../../src/core/text-doc.js';
 import { computeTag } from '../../src/core/tag.js';
 
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'binary'));
@@ -96,4 +96,18 @@ test('property: the tag taken from the bytes equals the tag of the text, and the
     }),
     { numRuns: 5000 },
   );
+});
+
+test('textShape finds what parseDoc finds, without splitting lines', () => {
+  const cases = ['', 'a', 'a\n', 'a\r\nb\n', 'a\rb\r\n', '\ufeffx\r\ny', 'x\ny\r\n', 'p\r', 'é\n\r\n\r'];
+  for (const text of cases) {
+    const bytes = new TextEncoder().encode(text);
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]);
+    for (const b of [bytes, withBom, Uint8Array.of(0x61, 0xff, 0x0d, 0x0a)]) {
+      const { doc, text: lf } = parseDocAndText(b);
+      const shape = textShape(b);
+      assert.deepEqual({ bom: shape.bom, eol: shape.eol, utf8: shape.utf8, text: shape.text }, { bom: doc.bom, eol: doc.eol, utf8: doc.utf8, text: lf }, JSON.stringify(text));
+      assert.equal(shape.raw, doc.lines.map((l, i) => l + doc.endings[i]).join(''));
+    }
+  }
 });

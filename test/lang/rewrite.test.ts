@@ -9,7 +9,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { compilePattern } from '../../src/lang/pattern-context.js';
 import { languageForPath } from '../../src/lang/registry.js';
-import { applyEdits, rewriteText, type RewriteOp } from '../../src/lang/rewrite.js';
+import { applyEdits } from '../../src/core/text-edits.js';
+import { rewriteText, type RewriteOp } from '../../src/lang/rewrite.js';
 import { REPO } from '../helpers/mcp-client.js';
 
 async function rw(file: string, src: string, ops: RewriteOp[], eol = '\n') {
