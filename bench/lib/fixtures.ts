@@ -65,14 +65,25 @@ export default function main${i}(): void {
 `;
 }
 
-/** A tree of `n` TypeScript files in folders of 100. */
-export function sourceTree(work: string, n: number): string {
-  const dir = path.join(work, `tree-${n}`);
-  return cached(dir, `tree ${n}`, () => {
+/** One TypeScript file of `parts` modules as sourceFile makes them (one import, one default export). */
+export function sourceModules(i: number, total: number, parts: number): string {
+  if (parts === 1) return sourceFile(i, total);
+  let out = '';
+  for (let k = 0; k < parts; k++) {
+    const m = sourceFile(i * parts + k, total * parts);
+    out += k === 0 ? m : m.replace(/^import .*\n/m, '').replace('export default function', 'export function');
+  }
+  return out;
+}
+
+/** A tree of `n` TypeScript files of `parts` modules each (about 45 lines a module), in folders of 100. */
+export function sourceTree(work: string, n: number, parts = 1): string {
+  const dir = path.join(work, parts === 1 ? `tree-${n}` : `tree-${n}x${parts}`);
+  return cached(dir, parts === 1 ? `tree ${n}` : `tree ${n} x ${parts}`, () => {
     for (let i = 0; i < n; i++) {
       const sub = path.join(dir, `pkg${String(Math.floor(i / 100)).padStart(3, '0')}`);
       if (i % 100 === 0) mkdirSync(sub, { recursive: true });
-      writeFileSync(path.join(sub, `mod${i}.ts`), sourceFile(i, n));
+      writeFileSync(path.join(sub, `mod${i}.ts`), sourceModules(i, n, parts));
     }
   });
 }
