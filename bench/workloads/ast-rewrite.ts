@@ -10,6 +10,7 @@ import { closeSync, fsync, open, openSync, promises as fsp, rename, writeSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { childrenCpuMs, processCpuMs, selfCpuMs } from '../lib/cpu.js';
 import { REWRITE, sourceTree } from '../lib/fixtures.js';
 import { parseFloorMs, treeTexts } from '../lib/parse-floor.mjs';
 import { connectHashline, okText } from '../lib/mcp.js';
@@ -111,6 +112,14 @@ async function measure(ctx: Parameters<Workload['run']>[0], size: (typeof SIZES)
   const f = path.join(root, 'f');
   const floor: number[] = [];
   const parseFloor: number[] = [];
+  // CPU ms (all threads) of each run: hashline's server, ast-grep, and the two floors
+  const cpu = { hashline: [] as number[], astGrep: [] as number[], write: [] as number[], parse: [] as number[] };
+  const cpuOf = async <T>(into: number[], read: () => number, fn: () => Promise<T>): Promise<T> => {
+    const before = read();
+    const out = await fn();
+    into.push(read() - before);
+    return out;
+  };
   const texts = treeTexts(template);
   const side = await connectHashline(ctx.opts.repo, root);
   let diff: string[] = [];
@@ -120,18 +129,19 @@ async function measure(ctx: Parameters<Workload['run']>[0], size: (typeof SIZES)
       ctx.opts.heavyReps,
       async () => {
         await fresh(template, h);
-        return timeMs(async () => okText(await side.call('fs_ast_edit', { ops: [REWRITE], paths: ['h'], max_files: n + 100 })));
+        return cpuOf(cpu.hashline, () => processCpuMs(side.pid()), () => timeMs(async () => okText(await side.call('fs_ast_edit', { ops: [REWRITE], paths: ['h'], max_files: n + 100 }))));
       },
       async (i) => {
         await fresh(template, a);
-        const ms = await timeMs(() => run(astGrep, ['run', '-p', REWRITE.pat, '-r', REWRITE.out, '-l', 'ts', '-U', 'a'], { cwd: root, maxBuffer: 64 << 20 }));
+        const ms = await cpuOf(cpu.astGrep, childrenCpuMs, () => timeMs(() => run(astGrep, ['run', '-p', REWRITE.pat, '-r', REWRITE.out, '-l', 'ts', '-U', 'a'], { cwd: root, maxBuffer: 64 << 20 })));
         if (i === 0) {
           diff = await differing(h, a);
           changed = (await differing(template, a)).length;
         }
         await fresh(template, f);
-        floor.push(await durableWriteMs(a, f, await differing(template, a)));
-        parseFloor.push((await parseFloorMs(texts, REWRITE.pat, 'A')).ms);
+        const rels = await differing(template, a);
+        floor.push(await cpuOf(cpu.write, selfCpuMs, () => durableWriteMs(a, f, rels)));
+        parseFloor.push((await cpuOf(cpu.parse, selfCpuMs, () => parseFloorMs(texts, REWRITE.pat, 'A'))).ms);
         return ms;
       },
     );
@@ -139,8 +149,17 @@ async function measure(ctx: Parameters<Workload['run']>[0], size: (typeof SIZES)
     const anchor = median(s.b);
     const floorMs = median(floor);
     const parseMs = median(parseFloor);
-    const floorText = `floors: writing the ${changed} changed files durably with nothing read or parsed ${floorMs.toFixed(0)} ms (${(floorMs / anchor).toFixed(2)}x of ast-grep); parsing and matching every file with napi on ${os.availableParallelism()} worker threads, nothing read or written, ${parseMs.toFixed(0)} ms (${(parseMs / anchor).toFixed(2)}x)`;
-    row.extra = { identicalBytes: diff.length === 0, differingFiles: diff.slice(0, 20), filesChanged: changed, durableWriteFloorMs: floorMs, floorSamples: floor, parseFloorMs: parseMs, parseFloorSamples: parseFloor };
+    const cores = os.availableParallelism();
+    const c = { hashline: median(cpu.hashline), astGrep: median(cpu.astGrep), write: median(cpu.write), parse: median(cpu.parse) };
+    const floorText =
+      `floors: writing the ${changed} changed files durably with nothing read or parsed ${floorMs.toFixed(0)} ms (${(floorMs / anchor).toFixed(2)}x of ast-grep; CPU ${c.write.toFixed(0)} ms); ` +
+      `parsing and matching every file with napi on ${cores} worker threads, nothing read or written, ${parseMs.toFixed(0)} ms (${(parseMs / anchor).toFixed(2)}x; CPU ${c.parse.toFixed(0)} ms); ` +
+      `CPU (all threads): hashline ${c.hashline.toFixed(0)} ms, ast-grep ${c.astGrep.toFixed(0)} ms`;
+    row.extra = {
+      identicalBytes: diff.length === 0, differingFiles: diff.slice(0, 20), filesChanged: changed,
+      durableWriteFloorMs: floorMs, floorSamples: floor, parseFloorMs: parseMs, parseFloorSamples: parseFloor,
+      cpuMs: c, cpuSamples: cpu,
+    };
     if (diff.length > 0) {
       row.met = false;
       row.note = `${diff.length} files differ from ast-grep's result (e.g. ${diff[0]}); ${floorText}`;
