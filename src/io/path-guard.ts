@@ -6,7 +6,7 @@
 import { lstatSync, promises as fsp, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { HashlineError } from '../core/errors.js';
-import { symlinkEscape } from '../core/messages/guard.js';
+import { linkSwapped, symlinkEscape } from '../core/messages/guard.js';
 import {
   assertPathForm,
   decide,
@@ -42,6 +42,19 @@ export interface ResolvedPath {
 }
 
 const MAX_LINK_HOPS = 40;
+/** Times one path's walk looks again at a link that changed between its lstat and its readlink. */
+const MAX_LINK_RACES = 8;
+
+/** The target of the link `at`, or null when `at` stopped being a link since it was lstat'ed. */
+function readlinkOrNull(at: string): string | null {
+  try {
+    return readlinkSync(at);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EINVAL' || code === 'ENOTDIR') return null;
+    throw e;
+  }
+}
 
 // Resolution uses synchronous lstat/readlink: each is a few microseconds, and a path costs one
 // per component; a thread-pool round trip per component costs far more under load. What is
@@ -70,6 +83,7 @@ export function resolveRealSync(abs: string, known?: { lexical: string; real: st
     done = known.real;
   }
   let hops = 0;
+  let races = 0;
   while (pending.length > 0) {
     const part = pending.shift()!;
     if (part === '.') continue;
@@ -85,10 +99,16 @@ export function resolveRealSync(abs: string, known?: { lexical: string; real: st
       return { real: normalizeLexical(rest.join('/'), done), exists: false, links: hops };
     }
     if (st.isSymbolicLink()) {
+      const target = readlinkOrNull(next);
+      if (target === null) {
+        // removed or replaced between the lstat and the readlink: look at the component again
+        if (++races > MAX_LINK_RACES) throw new HashlineError('link_swapped', linkSwapped(abs));
+        pending.unshift(part);
+        continue;
+      }
       if (++hops > MAX_LINK_HOPS) {
         throw new HashlineError('symlink_escape', `too many levels of symbolic links resolving \`${abs}\``);
       }
-      const target = readlinkSync(next);
       // Components of the target are resolved one by one, so `..` climbs real directories.
       if (path.posix.isAbsolute(target)) done = '/';
       pending = [...target.split('/').filter((p) => p !== ''), ...pending];

@@ -81,15 +81,19 @@ describe('GET /v1/fs/file: plain and linked paths', () => {
       }
     })();
     const seen = new Map<number, number>();
-    for (let i = 0; i < 300; i++) {
-      const r = await get('flip/victim.txt');
-      assert.doesNotMatch(r.body, /TOP SECRET/);
-      if (r.status === 200) assert.equal(r.body, 'victim\n');
-      else assert.ok([403, 404].includes(r.status), `status ${r.status} ${r.code}`);
-      seen.set(r.status, (seen.get(r.status) ?? 0) + 1);
+    try {
+      for (let i = 0; i < 300; i++) {
+        const r = await get('flip/victim.txt');
+        assert.doesNotMatch(r.body, /TOP SECRET/);
+        if (r.status === 200) assert.equal(r.body, 'victim\n');
+        else assert.ok([403, 404].includes(r.status), `status ${r.status} ${r.code}: ${r.body}`);
+        seen.set(r.status, (seen.get(r.status) ?? 0) + 1);
+      }
+    } finally {
+      // the flipper stops whatever happened above (left running, it keeps the process alive)
+      stop = true;
+      await flipper;
     }
-    stop = true;
-    await flipper;
     assert.ok(flips > 0);
     assert.ok((seen.get(200) ?? 0) > 0, 'some reads landed between flips');
   });

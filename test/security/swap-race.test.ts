@@ -106,6 +106,23 @@ test('a process flipping a directory between real and a link to outside never ge
   assert.deepEqual(outsideNames.sort(), ['secret.txt', 'victim.txt']);
 });
 
+test('resolving through a link that is removed between its lstat and its readlink gives a coded answer, never an internal error', async () => {
+  const engine = await engineFor(sb.root);
+  const exited = flipDirectory(path.join(sb.root, 'dir'), sb.outside, 1500);
+  const codes = new Map<string, number>();
+  const started = Date.now();
+  while (Date.now() - started < 1200) {
+    for (let i = 0; i < 50; i++) {
+      const code = await codeOf(engine.guard.resolve('dir/victim.txt', 'read'));
+      codes.set(code, (codes.get(code) ?? 0) + 1);
+    }
+  }
+  await exited;
+  const seen = Object.fromEntries(codes);
+  assert.equal(codes.get('internal'), undefined, `uncoded errors: ${JSON.stringify(seen)}`);
+  assert.ok((codes.get('ok') ?? 0) > 0 && (codes.get('symlink_escape') ?? 0) > 0, `both sides of the flip were met: ${JSON.stringify(seen)}`);
+});
+
 test('a symbol search while a directory flips to a link to outside never shows the outside file', async () => {
   await fsp.writeFile(path.join(sb.root, 'dir/victim.ts'), "export function findMe() { return 'inside'; }\n");
   await fsp.writeFile(path.join(sb.outside, 'victim.ts'), "export function findMe() { return 'TOP SECRET'; }\n");
