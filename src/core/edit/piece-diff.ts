@@ -38,6 +38,11 @@ export function pieceDiff(path: string, before: DiffSide, pieces: readonly Piece
   if (pieces.length === after.lines.length + 1 && lastPiece !== undefined && ('text' in lastPiece ? lastPiece.text : before.lines[lastPiece.src]) === '') {
     return pieceDiff(path, before, pieces.slice(0, -1), { lines: after.lines, finalNewline: true }, context);
   }
+  // pieces can describe a change that leaves the text as it was (a line deleted and the same line
+  // added further on): no diff then
+  if (before.finalNewline === after.finalNewline && before.lines.length === after.lines.length && before.lines.every((l, i) => l === after.lines[i])) {
+    return { diff: undefined, firstChangedLine: undefined };
+  }
   const oldTerm = (i: number) => i < before.lines.length - 1 || before.finalNewline;
   const newTerm = (k: number) => k < after.lines.length - 1 || after.finalNewline;
   const same = (i: number, k: number) => before.lines[i] === after.lines[k] && oldTerm(i) === newTerm(k);

@@ -55,6 +55,10 @@ test('pieceDiff: nothing changed, and a replacement by the same text', () => {
   assert.deepEqual(run(FILE, 'replace 3:\n+line 3'), { after: FILE, diff: undefined, firstChangedLine: undefined });
 });
 
+test('pieceDiff: a line deleted and the same line added at the end leave the text as it was: no diff', () => {
+  assert.deepEqual(run('}\n}\n', 'insert after 2:\n+}\ndelete 1..1'), { after: '}\n}\n', diff: undefined, firstChangedLine: undefined });
+});
+
 test('pieceDiff: an empty file gains lines; a file loses all of them', () => {
   assert.equal(run('', 'insert head:\n+a').diff, '--- f.txt\n+++ f.txt\n@@ -0,0 +1,1 @@\n+a\n');
   assert.equal(run('a\nb\n', 'delete 1..2').diff, '--- f.txt\n+++ f.txt\n@@ -1,2 +0,0 @@\n-a\n-b\n');
