@@ -3,7 +3,8 @@
 // both leave identical bytes. Two trees: files of one 45-line module, and files of six (about 210
 // lines), on which ast-grep takes about the 1.2 s the issue quotes for its tree. Beside each pair,
 // two floors: writing the changed files durably with nothing parsed, and parsing and matching every
-// file on one worker thread per core with nothing read or written (bench/lib/parse-floor.mjs).
+// file on one worker thread per core with nothing read or written (bench/lib/parse-floor.mjs). And the
+// scaling of one file's rewrite (10^4 to 10^5 lines, a match every 10 lines): linear or not.
 
 import { execFile } from 'node:child_process';
 import { closeSync, fsync, open, openSync, promises as fsp, rename, writeSync } from 'node:fs';
@@ -154,6 +155,7 @@ async function measure(ctx: Parameters<Workload['run']>[0], size: (typeof SIZES)
     const floorText =
       `floors: writing the ${changed} changed files durably with nothing read or parsed ${floorMs.toFixed(0)} ms (${(floorMs / anchor).toFixed(2)}x of ast-grep; CPU ${c.write.toFixed(0)} ms); ` +
       `parsing and matching every file with napi on ${cores} worker threads, nothing read or written, ${parseMs.toFixed(0)} ms (${(parseMs / anchor).toFixed(2)}x; CPU ${c.parse.toFixed(0)} ms); ` +
+      `the two floors' CPU spread over ${cores} cores ${((c.write + c.parse) / cores).toFixed(0)} ms (${((c.write + c.parse) / cores / anchor).toFixed(2)}x); ` +
       `CPU (all threads): hashline ${c.hashline.toFixed(0)} ms, ast-grep ${c.astGrep.toFixed(0)} ms`;
     row.extra = {
       identicalBytes: diff.length === 0, differingFiles: diff.slice(0, 20), filesChanged: changed,
@@ -172,11 +174,60 @@ async function measure(ctx: Parameters<Workload['run']>[0], size: (typeof SIZES)
   }
 }
 
+/** A function of `lines` lines, one in ten a `console.log` call (the rewrite's pattern). */
+function oneFile(lines: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) out.push(i % 10 === 3 ? `  console.log(v${i});` : `  const v${i} = ${i};`);
+  return `function f() {\n${out.join('\n')}\n}\n`;
+}
+
+/**
+ * The scaling of one file's rewrite: p50 ms of fs_ast_edit on a file of 10^4 and 10^5 lines (10^3
+ * and 10^4 in quick mode) with a match every 10 lines; linear means x10 lines costs about x10.
+ */
+async function scaling(ctx: Parameters<Workload['run']>[0]): Promise<Row> {
+  const sizes = ctx.opts.quick ? [1_000, 10_000] : [10_000, 100_000];
+  const base: Omit<Row, 'status'> = {
+    id: 'ast-rewrite-one-file-scaling',
+    title: `rewrite of one file, a match every 10 lines: time at ${sizes[1]} lines / at ${sizes[0]} lines`,
+    issue: 5,
+    unit: '×',
+    direction: 'lower',
+    anchorName: '— (linear = 10×)',
+    goal: { kind: 'absolute', bound: 'max', value: 15, text: '≤ 15× (linear)' },
+  };
+  if (!ctx.tools.has('fs_ast_edit')) return notBuilt(base, 'fs_ast_edit');
+  const root = path.join(ctx.opts.work, 'rewrite-one');
+  await fsp.mkdir(root, { recursive: true });
+  const side = await connectHashline(ctx.opts.repo, root);
+  try {
+    const p50: number[] = [];
+    for (const lines of sizes) {
+      const text = oneFile(lines);
+      const times: number[] = [];
+      for (let i = 0; i < Math.max(3, ctx.opts.heavyReps); i++) {
+        await fsp.writeFile(path.join(root, 'one.ts'), text);
+        times.push(await timeMs(async () => okText(await side.call('fs_ast_edit', { ops: [REWRITE], paths: ['one.ts'] }))));
+      }
+      p50.push(median(times));
+    }
+    const row = finish({ ...base, status: 'measured', hashline: p50[1]! / p50[0]! });
+    row.note = `p50 ms: ${sizes[0]} lines ${p50[0]!.toFixed(0)}, ${sizes[1]} lines ${p50[1]!.toFixed(0)}`;
+    row.extra = { sizes, p50 };
+    return row;
+  } catch (e) {
+    return failed(base, e);
+  } finally {
+    await side.close();
+  }
+}
+
 export const astRewrite: Workload = {
   id: 'ast-rewrite',
   async run(ctx) {
     const rows: Row[] = [];
     for (const size of SIZES) rows.push(await measure(ctx, size));
+    rows.push(await scaling(ctx));
     return rows;
   },
 };
