@@ -139,8 +139,13 @@ export function serializeDoc(doc: TextDoc): Uint8Array {
   let s = '';
   if (lfOnly) s = n === 0 ? '' : doc.lines.join('\n') + doc.endings[n - 1]!;
   else for (let i = 0; i < n; i++) s += doc.lines[i]! + doc.endings[i]!;
-  const body = encodeText(s);
-  if (!doc.bom) return body;
+  return encodeRaw(s, doc.bom);
+}
+
+/** The exact bytes of a decoded text in its own line endings (`raw`), with a BOM before it when `bom`. */
+export function encodeRaw(raw: string, bom: boolean): Uint8Array {
+  const body = encodeText(raw);
+  if (!bom) return body;
   const out = new Uint8Array(body.length + 3);
   out.set(BOM, 0);
   out.set(body, 3);
@@ -149,6 +154,5 @@ export function serializeDoc(doc: TextDoc): Uint8Array {
 
 /** Normalizes arbitrary client text to LF (CRLF and lone CR become LF) and drops a leading BOM. */
 export function normalizeToLf(text: string): string {
-  const noBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  return noBom.replace(/\r\n?/g, '\n');
+  return lfText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 }

@@ -7,9 +7,8 @@ import { HashlineError, toHashlineError } from '../core/errors.js';
 import { generatedMarker, generatedRefusal } from '../core/generated.js';
 import { binaryFile, changedDuringRewrite, noGrammar, noMatches, overlapsSkipped, patternUnparsable } from '../core/messages/ast-edit.js';
 import { computeTag } from '../core/tag.js';
-import { encodeText } from '../core/text-codec.js';
 import { rewriteDiff, type RewriteDiff } from '../core/rewrite-diff.js';
-import { lfText, textShape, type TextShape } from '../core/text-doc.js';
+import { encodeRaw, lfText, textShape, type TextShape } from '../core/text-doc.js';
 import { syncDirectories, writeAtomicBatch } from '../io/atomic-batch.js';
 import type { Candidate } from '../io/expand-paths.js';
 import { readVerifiedBytes, sameStamp, type FileStamp } from '../io/read-batch.js';
@@ -29,12 +28,12 @@ const WRITE_CHUNK = 32;
  */
 const WRITE_CHUNKS_IN_FLIGHT = 1024;
 
-/** A file as read for a rewrite (its lines are never split here: the rewrite takes the whole text). */
-export interface Loaded {
+/**
+ * A file as read for a rewrite: its shape (`text` is the LF text tags, diffs and history use; `raw`
+ * what is rewritten), never split into lines here.
+ */
+export interface Loaded extends TextShape {
   bytes: Uint8Array;
-  shape: TextShape;
-  /** LF text, BOM stripped (what tags, diffs and history use). */
-  text: string;
   stamp: FileStamp;
   mode: number;
   binary: boolean;
@@ -42,8 +41,7 @@ export interface Loaded {
 
 async function load(engine: Engine, c: Candidate): Promise<Loaded> {
   const { bytes, stamp, mode } = await readVerifiedBytes(engine.guard, c.rp, 'write');
-  const shape = textShape(bytes);
-  return { bytes, shape, text: shape.text, stamp, mode, binary: bytes.subarray(0, 8192).includes(0) };
+  return { ...textShape(bytes), bytes, stamp, mode, binary: bytes.subarray(0, 8192).includes(0) };
 }
 
 /** The rewritten form of a file. */
@@ -66,12 +64,9 @@ export interface Planned {
   warnings: string[];
 }
 
-const BOM = Uint8Array.of(0xef, 0xbb, 0xbf);
-
 /** The rewritten file from its new decoded text `raw` (own line endings, BOM stripped). */
 function rewritten(old: TextShape, raw: string, diff: RewriteDiff): Rewritten {
-  const body = encodeText(raw);
-  return { text: lfText(raw), bytes: old.bom ? Buffer.concat([BOM, body]) : body, diff };
+  return { text: lfText(raw), bytes: encodeRaw(raw, old.bom), diff };
 }
 
 /**
@@ -89,9 +84,9 @@ export async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp
     throw e;
   }
   if (loaded.binary) return c.explicit ? { candidate: c, loaded, warnings: [binaryFile(c.rp.display)] } : null;
-  const raw = loaded.shape.raw;
+  const raw = loaded.raw;
   if (!c.explicit && !anyOpMayMatch(raw, ops)) return null;
-  const outcome = await (parallel ? rewriteTextInPool : rewriteText)(lang, raw, loaded.shape.eol, ops, c.explicit, c.rp.display);
+  const outcome = await (parallel ? rewriteTextInPool : rewriteText)(lang, raw, loaded.eol, ops, c.explicit, c.rp.display);
   for (const r of outcome.reports) {
     if (r.patternError !== undefined) warnings.push(patternUnparsable(r.pat, lang.id, r.patternError));
     else if (r.matches === 0 && c.explicit) warnings.push(noMatches(r.pat));
@@ -101,7 +96,7 @@ export async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp
   const marker = generatedMarker(loaded.text);
   if (marker !== null) return { candidate: c, loaded, warnings: [generatedRefusal(c.rp.display, marker)] };
   const diff = outcome.diff ?? rewriteDiff(c.rp.display, raw, outcome.raw, outcome.lineSources);
-  return { candidate: c, loaded, next: rewritten(loaded.shape, outcome.raw, diff), warnings };
+  return { candidate: c, loaded, next: rewritten(loaded, outcome.raw, diff), warnings };
 }
 
 interface OnDisk {
