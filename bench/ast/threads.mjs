@@ -4,7 +4,8 @@
 // last (warm) call are the ones to read. Threads are told apart by id: the main thread, the two
 // parse workers (most user time), libuv's pool (system time: creates, fsyncs, renames) and V8's
 // helpers (compilation, GC).
-// Run: node bench/ast/threads.mjs [calls=3]
+// Run: node bench/ast/threads.mjs [calls=3]; TREE=DIR rewrites another tree (e.g. bench/work/tree-2000x6, the
+// 210-line files `npm run bench -- --only ast-rewrite` makes).
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,7 +20,7 @@ const { createEngine } = await import(dist('tools/engine.js'));
 const { runAstEdit } = await import(dist('tools/fs-ast-edit.js'));
 
 const calls = Number(process.argv[2] ?? 3);
-const tree = path.join(repo, 'bench/work/ast-quick/tree-2000');
+const tree = process.env.TREE ?? path.join(repo, 'bench/work/ast-quick/tree-2000');
 const root = mkdtempSync(path.join(os.tmpdir(), 'hashline-threads-'));
 for (let i = 0; i < calls; i++) execFileSync('cp', ['-r', tree, path.join(root, `t${i}`)]);
 execFileSync('sync');
