@@ -25,8 +25,8 @@ export function lineStarts(text: string): number[] {
   return starts;
 }
 
-/** The line (index into `starts`) holding `offset`; offsets at or past the end belong to the last line. */
-function lineAt(starts: readonly number[], offset: number): number {
+/** The line (index into `starts`, which rise) holding `offset`; offsets at or past the end belong to the last line. */
+export function lineAt(starts: readonly number[], offset: number): number {
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {

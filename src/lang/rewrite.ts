@@ -9,7 +9,7 @@
 import type { SgNode, SgRoot } from '@ast-grep/napi';
 import { napi } from './napi.js';
 import { HashlineError } from '../core/errors.js';
-import { composeSources, lineSources } from '../core/line-sources.js';
+import { composeSources, lineAt, lineSources } from '../core/line-sources.js';
 import { rewriteDiff, type RewriteDiff } from '../core/rewrite-diff.js';
 import { splitLines } from '../core/text-doc.js';
 import { applyEdits, type TextEdit } from '../core/text-edits.js';
@@ -66,14 +66,8 @@ function offsetMapper(raw: string): { lf: string; toRaw: (offset: number) => num
   const lf = lines.map((l, i) => l + (endings[i] === '' ? '' : '\n')).join('');
   const toRaw = (o: number): number => {
     if (o >= lf.length) return raw.length;
-    let lo = 0;
-    let hi = lfStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lfStarts[mid]! <= o) lo = mid;
-      else hi = mid - 1;
-    }
-    return rawStarts[lo]! + (o - lfStarts[lo]!);
+    const line = lineAt(lfStarts, o);
+    return rawStarts[line]! + (o - lfStarts[line]!);
   };
   return { lf, toRaw };
 }
