@@ -24,9 +24,11 @@ const cases: Array<{ name: string; lang: LanguageInfo; raw: string; eol: string;
 
 for (const c of cases) {
   test(`pool and calling thread agree: ${c.name}`, async () => {
-    const local = await rewriteText(c.lang, c.raw, c.eol, c.ops, true);
-    const pooled = await rewriteTextInPool(c.lang, c.raw, c.eol, c.ops, true);
+    const local = await rewriteText(c.lang, c.raw, c.eol, c.ops, true, 'f.ts');
+    const pooled = await rewriteTextInPool(c.lang, c.raw, c.eol, c.ops, true, 'f.ts');
     assert.deepEqual(pooled, local);
+    // a change comes back with the line sources and the diff read off them
+    if (local.raw !== c.raw) assert.ok(pooled.lineSources instanceof Int32Array && pooled.diff?.diff?.startsWith('--- f.ts\n'));
   });
 }
 

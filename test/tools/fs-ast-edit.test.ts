@@ -174,6 +174,11 @@ test('a few files are parsed in place; many files on worker threads, each rewrit
     const want = i % 2 ? `const v${i} = ${i};\r\nlogger.debug(v${i} + "é");\r\n` : `logger.debug({\n  k: ${i},\n});\n`;
     assert.equal(await read(many.sb, `m${i}.ts`), want);
   }
+  // the diffs made on the workers: on LF text, a multi-line match shown once
+  const byPath = new Map(out.structured.results.map((r) => [r.path, r]));
+  assert.equal(byPath.get('m1.ts')?.diff, '--- m1.ts\n+++ m1.ts\n@@ -1,2 +1,2 @@\n const v1 = 1;\n-console.log(v1 + "é");\n+logger.debug(v1 + "é");\n');
+  assert.equal(byPath.get('m1.ts')?.first_changed_line, 2);
+  assert.equal(byPath.get('m2.ts')?.diff, '--- m2.ts\n+++ m2.ts\n@@ -1,3 +1,3 @@\n-console.log({\n+logger.debug({\n   k: 2,\n });\n');
   stopRewritePool();
 });
 
