@@ -9,7 +9,7 @@ import { applyPatch } from 'diff';
 import fc from 'fast-check';
 import { composeSources, lineSources, lineStarts } from '../../src/core/line-sources.js';
 import { rewriteDiff } from '../../src/core/rewrite-diff.js';
-import { splitLines } from '../../src/core/text-doc.js';
+import { lfText, splitLines } from '../../src/core/text-doc.js';
 import { applyEdits, type TextEdit } from '../../src/core/text-edits.js';
 
 /** Lines with their terminators, cut as splitLines cuts them. */
@@ -78,12 +78,17 @@ function editsOf(text: string, picks: ReadonlyArray<[number, number, string]>): 
 
 const pickArb = fc.array(fc.tuple(fc.nat(400), fc.nat(400), fc.constantFrom('', 'y', 'q\n', '\r', '\n', 'm\r\nn', 'z\n\n')), { maxLength: 5 });
 
+/** A random case: the edits made of `picks`, the edited text and its line sources. */
+function edited(before: string, picks: ReadonlyArray<[number, number, string]>) {
+  const edits = editsOf(before, picks);
+  const after = applyEdits(before, edits);
+  return { edits, after, map: lineSources(before, edits, after) };
+}
+
 test('property: claimed lines are exact copies, rise, and lines away from edits are claimed', () => {
   fc.assert(
     fc.property(textArb, pickArb, (before, picks) => {
-      const edits = editsOf(before, picks);
-      const after = applyEdits(before, edits);
-      const map = lineSources(before, edits, after);
+      const { edits, after, map } = edited(before, picks);
       const old = linesOf(before);
       const now = linesOf(after);
       assert.equal(map.length, now.length);
@@ -94,7 +99,7 @@ test('property: claimed lines are exact copies, rise, and lines away from edits 
         last = src;
         assert.equal(now[k], old[src]);
       });
-      // a line two lines away from every edit's lines is always claimed
+      // a line not next to any line an edit touches is always claimed
       const starts = lineStarts(before);
       const lineOf = (o: number) => starts.filter((s) => s <= o).length - 1;
       const near = new Set<number>();
@@ -109,16 +114,11 @@ test('property: claimed lines are exact copies, rise, and lines away from edits 
 test('property: the diff read off the map patches the old LF text into the new', () => {
   fc.assert(
     fc.property(textArb, pickArb, (before, picks) => {
-      const edits = editsOf(before, picks);
-      const after = applyEdits(before, edits);
-      const map = lineSources(before, edits, after);
-      const a = splitLines(before);
-      const b = splitLines(after);
-      const lf = (s: { lines: string[]; endings: string[] }) => s.lines.map((l, i) => l + (s.endings[i] === '' ? '' : '\n')).join('');
+      const { after, map } = edited(before, picks);
       const { diff } = rewriteDiff('f', before, after, map);
-      if (lf(a) === lf(b)) return assert.equal(diff, undefined);
+      if (lfText(before) === lfText(after)) return assert.equal(diff, undefined);
       assert.ok(diff !== undefined);
-      assert.equal(applyPatch(lf(a), diff), lf(b));
+      assert.equal(applyPatch(lfText(before), diff), lfText(after));
     }),
     { numRuns: 2000 },
   );
