@@ -7,9 +7,9 @@ import { selectTools } from '../tools/registry.js';
 import { parseEngineArgs } from './options.js';
 
 export async function mcpCommand(argv: string[]): Promise<void> {
-  const { config } = parseEngineArgs(argv, {});
+  const { config, configSource } = parseEngineArgs(argv, {});
   const tools = selectTools(config.tools);
-  const engine = await createEngine(config);
+  const engine = await createEngine(config, { configSource });
   const server = createMcpServer(engine, tools);
   const transport = new LimitedStdioTransport();
   transport.onclose = () => process.exit(0);

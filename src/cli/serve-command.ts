@@ -50,7 +50,7 @@ function readToken(file: string | undefined): { token: string | undefined; where
 }
 
 export async function serveCommand(argv: string[]): Promise<void> {
-  const { config, values } = parseEngineArgs(argv, SERVE_FLAGS);
+  const { config, configSource, values } = parseEngineArgs(argv, SERVE_FLAGS);
   const host = (values.host as string | undefined) ?? '127.0.0.1';
   const port = intFlag(values, 'port') ?? 9000;
   if (port > 65535) throw new HashlineError('invalid_arguments', `--port must be at most 65535, got ${port}`);
@@ -75,7 +75,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // an explicit --tools is checked now; the default selection loads with the first /mcp session
   const loadTools = async () => (await import('../tools/registry.js')).selectTools(config.tools);
   const tools = config.tools === undefined ? loadTools : await loadTools();
-  const engine = await createEngine(config);
+  const tokenFile = values['token-file'] as string | undefined;
+  const engine = await createEngine(config, { configSource, seal: tokenFile === undefined ? [] : [path.resolve(tokenFile)] });
   await removeStaleSpools();
   const { app } = await createHttpServer(engine, { tools, token, host, allowedHosts, limits });
   await app.listen({ host, port });

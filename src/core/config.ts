@@ -1,7 +1,8 @@
-// Engine configuration: validated once at start (zod, strict), then frozen. Unsafe switches have
-// loud names and default off.
+// Engine configuration: the command line merged over the configuration file's document, validated
+// once at start (zod, strict), then frozen. Unsafe switches have loud names and default off.
+// What may change while the server runs (the file's settings, reloaded) lives in io/config-file.ts.
 
-import { z } from 'zod';
+import type { ConfigDoc, GuardLists } from './config-schema.js';
 
 /** Size limits of one request and one reply (the stdio transport of the MCP SDK drops >10 MiB). */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -13,16 +14,8 @@ export const MAX_BATCH_FILES = 50;
 export const FAMILIES = ['hashline', 'boundary'] as const;
 export type Family = (typeof FAMILIES)[number];
 
-export const ConfigFileSchema = z.strictObject({
-  allow: z.array(z.string()).optional(),
-  block: z.array(z.string()).optional(),
-  readAllow: z.array(z.string()).optional(),
-  readBlock: z.array(z.string()).optional(),
-  tools: z.array(z.string()).optional(),
-  /** Keep the rollback history in `<root>/.hashline/history.json` across restarts. */
-  persistHistory: z.boolean().optional(),
-});
-export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+/** @deprecated the configuration document; kept as a name for library users of 0.1. */
+export type ConfigFile = ConfigDoc;
 
 export interface EngineConfig {
   readonly root: string;
@@ -30,25 +23,41 @@ export interface EngineConfig {
   readonly block: readonly string[];
   readonly readAllow?: readonly string[] | undefined;
   readonly readBlock?: readonly string[] | undefined;
+  /** The command line's own lists: a reloaded configuration file's lists are added to these. */
+  readonly cliLists: GuardLists;
   readonly tools?: readonly string[] | undefined;
   readonly persistHistory: boolean;
 }
 
-/** Merges command-line values over a config file (lists add up), and freezes the result. */
-export function mergeConfig(
-  cli: { root: string; allow: string[]; block: string[]; readAllow: string[]; readBlock: string[]; tools?: string[] | undefined },
-  file: ConfigFile = {},
-): EngineConfig {
-  const union = (a: readonly string[] | undefined, b: readonly string[]) => [...(a ?? []), ...b];
-  const optionalUnion = (a: readonly string[] | undefined, b: readonly string[]) =>
-    a === undefined && b.length === 0 ? undefined : union(a, b);
-  return Object.freeze({
-    root: cli.root,
+type CliValues = { root: string; allow: string[]; block: string[]; readAllow: string[]; readBlock: string[]; tools?: string[] | undefined };
+
+/** Lists of the command line and of the file, added up (read lists stay unset when neither sets them). */
+export function mergeLists(cli: GuardLists, file: Partial<GuardLists>): GuardLists {
+  const union = (a: readonly string[] | undefined, b: readonly string[] | undefined) => [...(a ?? []), ...(b ?? [])];
+  const optionalUnion = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+    a === undefined && (b === undefined || b.length === 0) ? undefined : union(a, b);
+  return {
     allow: union(file.allow, cli.allow),
     block: union(file.block, cli.block),
     readAllow: optionalUnion(file.readAllow, cli.readAllow),
     readBlock: optionalUnion(file.readBlock, cli.readBlock),
+  };
+}
+
+/** Merges command-line values over a configuration document (lists add up), and freezes the result. */
+export function mergeConfig(cli: CliValues, file: ConfigDoc = {}): EngineConfig {
+  const cliLists: GuardLists = Object.freeze({
+    allow: cli.allow,
+    block: cli.block,
+    readAllow: cli.readAllow.length > 0 ? cli.readAllow : undefined,
+    readBlock: cli.readBlock.length > 0 ? cli.readBlock : undefined,
+  });
+  const lists = mergeLists(cliLists, { allow: file.allow, block: file.block, readAllow: file.read_allow, readBlock: file.read_block });
+  return Object.freeze({
+    root: cli.root,
+    ...lists,
+    cliLists,
     tools: cli.tools ?? file.tools,
-    persistHistory: file.persistHistory ?? false,
+    persistHistory: file.history?.persist ?? false,
   });
 }

@@ -16,6 +16,10 @@ export interface PathPolicyConfig {
   /** When set, these replace allow/block for reads. */
   readonly readAllow?: readonly string[] | undefined;
   readonly readBlock?: readonly string[] | undefined;
+  /** Exact files no tool may change (the operator's configuration file): refused for writes. */
+  readonly protect?: readonly string[] | undefined;
+  /** Exact files no tool may read or change (the server's token file). */
+  readonly seal?: readonly string[] | undefined;
 }
 
 export type Verdict =
@@ -72,6 +76,9 @@ function lists(config: PathPolicyConfig, scope: Scope): { allow: readonly string
 
 /** Decides a normalized absolute path against the policy, with no disk access. */
 export function decide(abs: string, config: PathPolicyConfig, scope: Scope): Verdict {
+  if (config.seal?.includes(abs) || (scope === 'write' && config.protect?.includes(abs))) {
+    return { kind: 'denied', abs, code: 'path_blocked', reason: "path is the operator's configuration, which no tool may change" };
+  }
   const { allow, block } = lists(config, scope);
   const blocked = block.some((b) => isWithin(abs, b));
   const allowListed = allow.some((a) => a === abs);

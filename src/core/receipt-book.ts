@@ -62,17 +62,17 @@ export class ReceiptBook {
 
   reserve(receipt: string, binding: ReceiptBinding): Reservation {
     const e = this.entries.get(receipt);
-    if (!e) throw new HashlineError('receipt_invalid', 'unknown or already used preview receipt; run the preview again');
+    if (!e) throw new HashlineError('preview_receipt_invalid', 'unknown or already used preview receipt; run the preview again');
     if (this.now() > e.expires) {
       this.entries.delete(receipt);
-      throw new HashlineError('receipt_expired', 'the preview receipt expired; run the preview again');
+      throw new HashlineError('preview_receipt_expired', 'the preview receipt expired; run the preview again');
     }
     if (e.state === 'reserved') {
-      throw new HashlineError('receipt_in_use', 'this preview receipt is being committed by another call', { retryable: true });
+      throw new HashlineError('preview_receipt_in_use', 'this preview receipt is being committed by another call');
     }
     if (e.digest !== digestOf(binding)) {
       this.entries.delete(receipt);
-      throw new HashlineError('receipt_invalid', 'the files, hashes or configuration changed since the preview; run the preview again');
+      throw new HashlineError('preview_receipt_invalid', 'the files, hashes or configuration changed since the preview; run the preview again');
     }
     e.state = 'reserved';
     let settled = false;

@@ -103,6 +103,8 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
       reply.header('www-authenticate', 'Bearer');
       return refuse('unauthorized', UNAUTHORIZED);
     }
+    // an edited configuration file applies from the next request on (one stat when unchanged)
+    await engine.refreshConfig();
     return undefined;
   });
   app.addHook('onResponse', async () => {

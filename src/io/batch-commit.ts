@@ -85,22 +85,21 @@ async function checkHash(change: FileChange, state: Awaited<ReturnType<typeof cu
       throw new HashlineError('not_found', `\`${rp.display}\` does not exist`, { details: { path: rp.display } });
     }
     if (change.expectedSha256 !== undefined) {
-      throw new HashlineError('hash_mismatch', `\`${rp.display}\` does not exist, but an expectedSha256 was given`, { details: { path: rp.display } });
+      throw new HashlineError('stale_or_missing_hash', `\`${rp.display}\` does not exist, but an expectedSha256 was given`, { details: { path: rp.display, reason: 'unexpected' } });
     }
     return;
   }
   if (change.expectedSha256 === undefined) {
     if (requireHash) {
-      throw new HashlineError('hash_required', `\`${rp.display}\` exists: pass its fresh expectedSha256 (from file_hash) to change it`, {
-        details: { path: rp.display, currentSha256: state.sha256 },
+      throw new HashlineError('stale_or_missing_hash', `\`${rp.display}\` exists: pass its fresh expectedSha256 (from file_hash) to change it`, {
+        details: { path: rp.display, reason: 'missing' },
       });
     }
     return;
   }
   if (change.expectedSha256.toLowerCase() !== state.sha256) {
-    throw new HashlineError('hash_mismatch', `\`${rp.display}\` changed: expected sha256 ${change.expectedSha256}, found ${state.sha256}; hash it again and retry`, {
-      details: { path: rp.display, expected: change.expectedSha256, actual: state.sha256 },
-      retryable: false,
+    throw new HashlineError('stale_or_missing_hash', `Stale file context: expected ${change.expectedSha256}, found ${state.sha256}`, {
+      details: { path: rp.display, reason: 'mismatch', expected: change.expectedSha256, actual: state.sha256 },
     });
   }
 }
@@ -174,7 +173,7 @@ export async function commitBatch(
   options: BatchOptions = {},
 ): Promise<ChangeOutcome[]> {
   if (changes.length < 1 || changes.length > MAX_BATCH_FILES) {
-    throw new HashlineError('batch_too_large', `a batch takes 1-${MAX_BATCH_FILES} files, got ${changes.length}`);
+    throw new HashlineError('batch_limit', `a batch takes 1-${MAX_BATCH_FILES} files, got ${changes.length}`);
   }
   const reals = changes.flatMap((c) => (c.kind === 'rename' ? [c.from.real, c.to.real] : [c.rp.real]));
   if (new Set(reals).size !== reals.length) {

@@ -24,6 +24,10 @@ export interface GuardOptions {
   block?: readonly string[];
   readAllow?: readonly string[] | undefined;
   readBlock?: readonly string[] | undefined;
+  /** Exact files refused for writes on every face (the configuration file). */
+  protect?: readonly string[] | undefined;
+  /** Exact files refused for reads and writes on every face (the token file). */
+  seal?: readonly string[] | undefined;
 }
 
 export interface ResolvedPath {
@@ -169,13 +173,17 @@ export class PathGuard {
     const block = norm(options.block) ?? [];
     const readAllow = norm(options.readAllow);
     const readBlock = norm(options.readBlock);
-    const lexical: PathPolicyConfig = Object.freeze({ root, allow, block, readAllow, readBlock });
+    const protect = norm(options.protect);
+    const seal = norm(options.seal);
+    const lexical: PathPolicyConfig = Object.freeze({ root, allow, block, readAllow, readBlock, protect, seal });
     const real: PathPolicyConfig = Object.freeze({
       root: realRoot,
       allow: (await realList(allow)) ?? [],
       block: (await realList(block)) ?? [],
       readAllow: await realList(readAllow),
       readBlock: await realList(readBlock),
+      protect: await realList(protect),
+      seal: await realList(seal),
     });
     return new PathGuard(root, realRoot, lexical, real);
   }

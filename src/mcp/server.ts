@@ -5,7 +5,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { errorEnvelope, okEnvelope } from '../core/envelope.js';
 import { HashlineError, toHashlineError } from '../core/errors.js';
+import { BATCH_LIMIT_PARAM } from '../tools/boundary-batch.js';
 import type { Engine } from '../tools/engine.js';
 import type { CallContext, ToolDefinition } from '../tools/tool.js';
 import { INSTRUCTIONS } from './instructions.js';
@@ -18,7 +20,7 @@ const ErrorShape = z.object({
   message: z.string(),
   retryable: z.boolean(),
   details: z.record(z.string(), z.unknown()).optional(),
-  suggestedNextCall: z.unknown().optional(),
+  suggestedNextCall: z.string().optional(),
 });
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
@@ -55,16 +57,21 @@ function errorPayload(e: HashlineError) {
     message: e.message,
     retryable: e.retryable,
     ...(e.details === undefined ? {} : { details: e.details }),
+    ...(e.suggestedNextCall === undefined ? {} : { suggestedNextCall: e.suggestedNextCall }),
   };
 }
 
 function errorResult(tool: ToolDefinition, e: HashlineError): CallToolResult {
-  const payload = errorPayload(e);
-  const structuredContent = tool.family === 'boundary' ? { ok: false, error: payload } : { error: payload };
-  return { isError: true, content: [{ type: 'text', text: `[${e.code}] ${e.message}` }], structuredContent };
+  if (tool.family === 'boundary') {
+    const envelope = errorEnvelope(e);
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope };
+  }
+  return { isError: true, content: [{ type: 'text', text: `[${e.code}] ${e.message}` }], structuredContent: { error: errorPayload(e) } };
 }
 
 function invalidArguments(error: z.ZodError): HashlineError {
+  const limit = error.issues.find((i) => i.code === 'custom' && (i.params as { hashline?: string } | undefined)?.hashline === BATCH_LIMIT_PARAM);
+  if (limit) return new HashlineError('batch_limit', limit.message, { details: { path: limit.path.join('.') } });
   const issues = error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`);
   return new HashlineError('invalid_arguments', `invalid arguments: ${issues.join('; ')}`, { details: { issues } });
 }
@@ -73,12 +80,18 @@ export async function runTool(engine: Engine, tool: ToolDefinition, args: unknow
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(tool, invalidArguments(parsed.error));
   try {
+    // an edited configuration file applies from the next call on (one stat when unchanged)
+    await engine.refreshConfig();
     const out = await tool.run(engine, parsed.data, call);
-    const structuredContent = (tool.family === 'boundary' && !out.isError ? { ok: true, data: out.structured } : out.structured) as Record<string, unknown>;
+    if (tool.family === 'boundary') {
+      // The family's text block is the envelope's JSON (tools report failures by throwing).
+      const envelope = okEnvelope(out.structured);
+      return { content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope as unknown as Record<string, unknown> };
+    }
     return {
       ...(out.isError ? { isError: true } : {}),
       content: [{ type: 'text', text: out.text }],
-      structuredContent,
+      structuredContent: out.structured as Record<string, unknown>,
     };
   } catch (e) {
     const err = toHashlineError(e);

@@ -1,32 +1,73 @@
-// The engine every face shares: one guard, one lock manager, one session history. Built once from
-// a validated configuration; tools receive it with each call.
+// The engine every face shares: one guard, one lock manager, one session history, and the
+// configuration in force. Built once from a validated configuration; tools receive it with each
+// call. When the configuration file changes, the next call sees the new generation: its guard
+// lists are applied by building a new guard (the command line's lists always stay).
 
-import type { EngineConfig } from '../core/config.js';
+import { mergeLists, type EngineConfig } from '../core/config.js';
 import { SnapshotStore } from '../core/history/snapshot-store.js';
+import { ConfigSource, DEFAULT_CONFIG_NAME, type ConfigState } from '../io/config-file.js';
 import { LockManager } from '../io/file-lock.js';
 import { historyFileFor, persistHistory } from '../io/history-file.js';
 import { PathGuard } from '../io/path-guard.js';
+import path from 'node:path';
 
 export interface Engine {
   readonly config: EngineConfig;
+  /** The guard of the configuration generation in force. */
   readonly guard: PathGuard;
   readonly locks: LockManager;
   /** Keyed by real absolute path. */
   readonly history: SnapshotStore;
+  /** The configuration in force, as last refreshed. */
+  configState(): ConfigState;
+  /** Looks at the configuration file (one stat), reloads it when it changed, and returns what is in force. */
+  refreshConfig(): Promise<ConfigState>;
 }
 
 export interface EngineOptions {
   lockDir?: string;
   /** Where a persisted history is kept (default: the user's state directory). */
   stateDir?: string;
+  /** The operator's configuration file; default: fixed settings from the engine configuration. */
+  configSource?: ConfigSource;
+  /** Files no tool may read or change (the server's token file). */
+  seal?: readonly string[];
 }
 
 export async function createEngine(config: EngineConfig, options: EngineOptions = {}): Promise<Engine> {
-  const guard = await PathGuard.create(config);
+  const source = options.configSource ?? ConfigSource.fixed();
+  // The configuration file in use and the default one at the root are the operator's: no tool may change them.
+  const protect = [path.join(config.root, DEFAULT_CONFIG_NAME), ...(source.location ? [source.location.path] : [])];
+  const guardFor = (state: ConfigState) =>
+    PathGuard.create({ root: config.root, ...mergeLists(config.cliLists, state.settings.lists), protect, seal: options.seal });
+  // The first generation's lists are already merged into `config` (the command line's and the file's).
+  let guard = await PathGuard.create({ ...config, protect, seal: options.seal });
+  let guardGeneration = source.current.generation;
   const history = new SnapshotStore();
   if (config.persistHistory) persistHistory(history, historyFileFor(guard.realRoot, options.stateDir), guard.realRoot);
   const locks = new LockManager(options.lockDir);
   // A writer killed mid-write leaves its lock and a temporary file: clear both before serving.
   await locks.recoverStale().catch(() => 0);
-  return Object.freeze({ config, guard, locks, history });
+  const engine: Engine = {
+    config,
+    get guard() {
+      return guard;
+    },
+    locks,
+    history,
+    configState: () => source.current,
+    async refreshConfig() {
+      const state = source.refresh();
+      if (state.generation !== guardGeneration) {
+        const generation = state.generation;
+        const next = await guardFor(state);
+        if (generation > guardGeneration) {
+          guard = next;
+          guardGeneration = generation;
+        }
+      }
+      return source.current;
+    },
+  };
+  return Object.freeze(engine);
 }

@@ -17,17 +17,17 @@ test('a receipt commits once; a replay is refused', () => {
   const id = book.issue(b);
   assert.match(id, /^pr_[A-Za-z0-9_-]{24}$/);
   const r = book.reserve(id, b);
-  assert.equal(code(() => book.reserve(id, b)), 'receipt_in_use');
+  assert.equal(code(() => book.reserve(id, b)), 'preview_receipt_in_use');
   r.consume();
-  assert.equal(code(() => book.reserve(id, b)), 'receipt_invalid');
+  assert.equal(code(() => book.reserve(id, b)), 'preview_receipt_invalid');
 });
 
 test('a receipt is bound to its candidate, paths, sources and generation', () => {
   const book = new ReceiptBook();
   for (const other of [{ ...b, candidateSha256: ['c2'] }, { ...b, paths: ['b.ts'] }, { ...b, sourceSha256: ['s2'] }, { ...b, generation: 2 }, { ...b, extra: '{"sql":"required"}' }]) {
     const id = book.issue(b);
-    assert.equal(code(() => book.reserve(id, other)), 'receipt_invalid');
-    assert.equal(code(() => book.reserve(id, b)), 'receipt_invalid', 'a mismatch spends the receipt');
+    assert.equal(code(() => book.reserve(id, other)), 'preview_receipt_invalid');
+    assert.equal(code(() => book.reserve(id, b)), 'preview_receipt_invalid', 'a mismatch spends the receipt');
   }
 });
 
@@ -37,8 +37,8 @@ test('release allows a retry; invalidate does not; expiry is enforced', () => {
   const id = book.issue(b);
   book.reserve(id, b).release();
   book.reserve(id, b).invalidate();
-  assert.equal(code(() => book.reserve(id, b)), 'receipt_invalid');
+  assert.equal(code(() => book.reserve(id, b)), 'preview_receipt_invalid');
   const id2 = book.issue(b);
   now = 1001;
-  assert.equal(code(() => book.reserve(id2, b)), 'receipt_expired');
+  assert.equal(code(() => book.reserve(id2, b)), 'preview_receipt_expired');
 });

@@ -42,12 +42,12 @@ test('a stale hash anywhere in the batch changes nothing (compare-and-swap befor
       { kind: 'write', rp: await r('a.txt'), bytes: enc('x'), expectedSha256: sha('A\n') },
       { kind: 'write', rp: await r('b.txt'), bytes: enc('y'), expectedSha256: sha('not B') },
     ]),
-    (e: { code?: string }) => e.code === 'hash_mismatch',
+    (e: { code?: string; details?: { reason?: string } }) => e.code === 'stale_or_missing_hash' && e.details?.reason === 'mismatch',
   );
   assert.deepEqual(await snapshotTree(sb.root), snap);
   await assert.rejects(
     commitBatch(engine.guard, engine.locks, [{ kind: 'write', rp: await r('a.txt'), bytes: enc('x') }]),
-    (e: { code?: string }) => e.code === 'hash_required',
+    (e: { code?: string; details?: { reason?: string } }) => e.code === 'stale_or_missing_hash' && e.details?.reason === 'missing',
   );
   await commitBatch(engine.guard, engine.locks, [{ kind: 'write', rp: await r('a.txt'), bytes: enc('x') }], { requireHash: false });
   assert.equal(await fsp.readFile(path.join(sb.root, 'a.txt'), 'utf8'), 'x');
@@ -99,9 +99,9 @@ test('cancellation mid-batch rolls back and reports aborted', async () => {
 test('batch size, duplicates and existing rename destinations are refused up front', async () => {
   const { sb, engine, r } = await setup();
   const a = await r('a.txt');
-  await assert.rejects(commitBatch(engine.guard, engine.locks, []), (e: { code?: string }) => e.code === 'batch_too_large');
+  await assert.rejects(commitBatch(engine.guard, engine.locks, []), (e: { code?: string }) => e.code === 'batch_limit');
   const many = Array.from({ length: 51 }, (_, i) => ({ kind: 'delete' as const, rp: { ...a, real: `${a.real}${i}` } }));
-  await assert.rejects(commitBatch(engine.guard, engine.locks, many), (e: { code?: string }) => e.code === 'batch_too_large');
+  await assert.rejects(commitBatch(engine.guard, engine.locks, many), (e: { code?: string }) => e.code === 'batch_limit');
   await assert.rejects(
     commitBatch(engine.guard, engine.locks, [
       { kind: 'delete', rp: a },

@@ -12,7 +12,7 @@ import { makeSandbox } from '../helpers/tmp-tree.js';
 test('a persisted history survives a restart of the engine (and stays out of the project)', async () => {
   const sb = await makeSandbox();
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'hl-state-'));
-  const config = mergeConfig({ root: sb.root, allow: [], block: [], readAllow: [], readBlock: [] }, { persistHistory: true });
+  const config = mergeConfig({ root: sb.root, allow: [], block: [], readAllow: [], readBlock: [] }, { history: { persist: true } });
   const a = await createEngine(config, { stateDir });
   const real = path.join(a.guard.realRoot, 'x.txt');
   const tag = a.history.record(real, 'one\n');

@@ -47,12 +47,14 @@ test('the server announces instructions that say how to recover from a stale tag
 test('file_hash returns SHA-256 in the boundary envelope, and refuses a link to outside', async () => {
   const r = await mcp.call('file_hash', { filePaths: ['a.txt', 'dir/b.txt', 'leak.txt'] });
   assert.equal(r.isError, undefined);
-  const data = (r.structuredContent as { ok: boolean; data: { files: Array<{ path: string; sha256?: string; error?: { code: string } }> } });
+  const data = (r.structuredContent as { ok: boolean; data: { files: Array<{ filePath: string; sha256?: string; error?: { code: string; details?: { reason?: string } } }> } });
   assert.equal(data.ok, true);
   assert.equal(data.data.files[0]!.sha256, createHash('sha256').update('alpha\n').digest('hex'));
-  assert.equal(data.data.files[1]!.path, 'dir/b.txt');
-  assert.equal(data.data.files[2]!.error?.code, 'symlink_escape');
+  assert.equal(data.data.files[1]!.filePath, 'dir/b.txt');
+  assert.equal(data.data.files[2]!.error?.code, 'path_denied');
+  assert.equal(data.data.files[2]!.error?.details?.reason, 'symlink_escape');
   assert.doesNotMatch(textOf(r), /TOP SECRET/);
+  assert.deepEqual(JSON.parse(textOf(r)), r.structuredContent, 'the text block is the envelope as JSON');
 });
 
 test('progress is reported when the client asks for it', async () => {
@@ -89,7 +91,7 @@ test('coded error results of every family validate against the advertised output
     ['fs_read', { targets: [], extra: 1 }, 'invalid_arguments'],
     ['fs_rollback', { path: 'a.txt', hash: '' }, 'history_missing'],
     ['fs_ast_edit', { ops: [], paths: ['a.txt'] }, 'invalid_arguments'],
-    ['file_hash', { filePaths: [] }, 'invalid_arguments'],
+    ['file_hash', { filePaths: [] }, 'batch_limit'],
   ];
   for (const [name, args, code] of calls) {
     const r = await mcp.call(name, args);

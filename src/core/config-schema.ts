@@ -1,0 +1,138 @@
+// The configuration file's one strict schema for the whole product (TOML; a 0.1 JSON file is still
+// read and converted), and the settings it resolves to with every default filled in. Sections are
+// added here by the features that need them; unknown keys are refused.
+
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { assertPathForm } from './path-policy.js';
+
+export const READ_MODES = ['ast', 'text'] as const;
+export type ReadMode = (typeof READ_MODES)[number];
+export const PATCH_STRATEGIES = ['ast', 'aider_block'] as const;
+export type PatchStrategy = (typeof PATCH_STRATEGIES)[number];
+export const AIDER_MATCHERS = ['exact', 'whitespace', 'relative-indentation', 'diff-match-patch'] as const;
+export type AiderMatcher = (typeof AIDER_MATCHERS)[number];
+export const CHOWN_POLICIES = ['same', 'any'] as const;
+export type ChownPolicy = (typeof CHOWN_POLICIES)[number];
+
+const pathEntry = z.string().superRefine((p, ctx) => {
+  try {
+    assertPathForm(p);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: (e as Error).message });
+  }
+});
+const pathList = z.array(pathEntry).max(1024);
+const uniqueList = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.array(z.enum(values)).max(values.length).refine((v) => new Set(v).size === v.length, 'values must not repeat');
+
+export const ConfigSchema = z.strictObject({
+  /** Paths outside the root admitted exactly (not their subtrees). */
+  allow: pathList.optional(),
+  /** Paths refused with everything under them, even inside the root. */
+  block: pathList.optional(),
+  /** When given, these replace allow/block for reads. */
+  read_allow: pathList.optional(),
+  read_block: pathList.optional(),
+  /** Tool names and/or families served (read at start). */
+  tools: z.array(z.string().min(1)).max(64).optional(),
+  safety: z
+    .strictObject({
+      /** Changing an existing file needs a fresh expectedSha256 (default true). */
+      require_hash: z.boolean().optional(),
+    })
+    .optional(),
+  files: z
+    .strictObject({
+      read: z.strictObject({ modes: uniqueList(READ_MODES).optional() }).optional(),
+      patch: z
+        .strictObject({
+          strategies: uniqueList(PATCH_STRATEGIES).optional(),
+          aider_matchers: uniqueList(AIDER_MATCHERS).optional(),
+        })
+        .optional(),
+      chattr: z.strictObject({ chown: z.enum(CHOWN_POLICIES).optional() }).optional(),
+    })
+    .optional(),
+  history: z
+    .strictObject({
+      /** Keep the rollback history across restarts (read at start). */
+      persist: z.boolean().optional(),
+    })
+    .optional(),
+});
+export type ConfigDoc = z.infer<typeof ConfigSchema>;
+
+/** The 0.1 JSON configuration (camelCase keys). */
+export const LegacyConfigSchema = z.strictObject({
+  allow: z.array(z.string()).optional(),
+  block: z.array(z.string()).optional(),
+  readAllow: z.array(z.string()).optional(),
+  readBlock: z.array(z.string()).optional(),
+  tools: z.array(z.string()).optional(),
+  persistHistory: z.boolean().optional(),
+});
+export type LegacyConfig = z.infer<typeof LegacyConfigSchema>;
+
+/** A 0.1 JSON configuration in the current schema's terms (same meaning, key for key). */
+export function fromLegacy(legacy: LegacyConfig): ConfigDoc {
+  const doc: ConfigDoc = {};
+  if (legacy.allow) doc.allow = legacy.allow;
+  if (legacy.block) doc.block = legacy.block;
+  if (legacy.readAllow) doc.read_allow = legacy.readAllow;
+  if (legacy.readBlock) doc.read_block = legacy.readBlock;
+  if (legacy.tools) doc.tools = legacy.tools;
+  if (legacy.persistHistory !== undefined) doc.history = { persist: legacy.persistHistory };
+  return doc;
+}
+
+export interface GuardLists {
+  readonly allow: readonly string[];
+  readonly block: readonly string[];
+  readonly readAllow?: readonly string[] | undefined;
+  readonly readBlock?: readonly string[] | undefined;
+}
+
+/** The configuration with every default filled in, as tools read it. Frozen. */
+export interface Settings {
+  /** The file's own guard lists (the command line's are added by the engine). */
+  readonly lists: GuardLists;
+  readonly tools: readonly string[] | undefined;
+  readonly requireHash: boolean;
+  readonly readModes: readonly ReadMode[];
+  readonly patchStrategies: readonly PatchStrategy[];
+  readonly aiderMatchers: readonly AiderMatcher[];
+  readonly chown: ChownPolicy;
+  readonly persistHistory: boolean | undefined;
+}
+
+export function resolveSettings(doc: ConfigDoc): Settings {
+  const freeze = <T>(v: T): T => Object.freeze(v);
+  return freeze({
+    lists: freeze({
+      allow: freeze([...(doc.allow ?? [])]),
+      block: freeze([...(doc.block ?? [])]),
+      readAllow: doc.read_allow ? freeze([...doc.read_allow]) : undefined,
+      readBlock: doc.read_block ? freeze([...doc.read_block]) : undefined,
+    }),
+    tools: doc.tools ? freeze([...doc.tools]) : undefined,
+    requireHash: doc.safety?.require_hash ?? true,
+    readModes: freeze([...(doc.files?.read?.modes ?? READ_MODES)]),
+    patchStrategies: freeze([...(doc.files?.patch?.strategies ?? PATCH_STRATEGIES)]),
+    aiderMatchers: freeze([...(doc.files?.patch?.aider_matchers ?? AIDER_MATCHERS)]),
+    chown: doc.files?.chattr?.chown ?? 'same',
+    persistHistory: doc.history?.persist,
+  });
+}
+
+/** A stable hash of what the settings mean (not of the file's bytes: comments and order do not count). */
+export function settingsIdentity(settings: Settings): string {
+  const canonical = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(canonical);
+    if (v !== null && typeof v === 'object') {
+      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+    }
+    return v;
+  };
+  return createHash('sha256').update(JSON.stringify(canonical(settings))).digest('hex').slice(0, 16);
+}
