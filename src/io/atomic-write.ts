@@ -28,12 +28,16 @@ export interface AtomicWriteOptions {
   signal?: AbortSignal;
   /** Refuse if the target exists (create-only). */
   exclusive?: boolean;
+  /** Owner and group to give the file (the operating system decides whether that is permitted). */
+  owner?: { uid: number; gid: number };
 }
 
 export interface AtomicWriteResult {
   created: boolean;
   mode: number;
   bytes: number;
+  /** Parent directories this write created (outermost first), for a caller that must undo it. */
+  madeDirs: string[];
 }
 
 export const TEMP_MARKER = '.hashline-tmp-';
@@ -192,7 +196,11 @@ export async function writeAtomic(
     // first returns to its caller (which may compute meanwhile)
     const bytes = data instanceof Uint8Array ? writeBufferSync(fd, data) : await writeStream(fd, data, options.signal);
     fchmodSync(fd, mode);
-    if (existing && process.getuid?.() === 0 && (existing.uid !== 0 || existing.gid !== 0)) {
+    if (options.owner !== undefined) {
+      fchownSync(fd, options.owner.uid, options.owner.gid);
+      // a chown clears setuid and setgid: the mode asked for is the mode given
+      fchmodSync(fd, mode);
+    } else if (existing && process.getuid?.() === 0 && (existing.uid !== 0 || existing.gid !== 0)) {
       try {
         fchownSync(fd, existing.uid, existing.gid);
       } catch {
@@ -217,7 +225,7 @@ export async function writeAtomic(
     renamed = true;
     // best effort: some file systems refuse fsync on directories
     if (options.durable !== false) await fsyncFd(anchored.fd).catch(() => undefined);
-    return { created: existing === null, mode, bytes };
+    return { created: existing === null, mode, bytes, madeDirs };
   } catch (e) {
     closeQuietly(fd);
     if (!renamed) {

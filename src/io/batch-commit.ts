@@ -14,7 +14,7 @@ import { openVerified } from './open-verified.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
 
 export type FileChange =
-  | { kind: 'write'; rp: ResolvedPath; bytes: Uint8Array; expectedSha256?: string | undefined; mode?: number; createParents?: boolean }
+  | { kind: 'write'; rp: ResolvedPath; bytes: Uint8Array; expectedSha256?: string | undefined; mode?: number; owner?: { uid: number; gid: number }; createParents?: boolean }
   | { kind: 'delete'; rp: ResolvedPath; expectedSha256?: string | undefined }
   | { kind: 'rename'; from: ResolvedPath; to: ResolvedPath; expectedSha256?: string | undefined; createParents?: boolean }
   | { kind: 'chmod'; rp: ResolvedPath; mode: number; expectedSha256?: string | undefined };
@@ -24,6 +24,8 @@ export interface BatchOptions {
   requireHash?: boolean;
   signal?: AbortSignal | undefined;
   progress?: (done: number, total: number) => void;
+  /** Hand back the old bytes of files up to this size in each outcome (`before`), e.g. for the history. */
+  keepBefore?: number;
   /** Test seam: called before change i is applied. */
   beforeApply?: (index: number) => Promise<void> | void;
 }
@@ -33,6 +35,10 @@ export interface ChangeOutcome {
   kind: FileChange['kind'];
   sha256Before?: string;
   sha256After?: string;
+  /** A write made a new file. */
+  created?: boolean;
+  /** The bytes the file held before, when the caller asked (`keepBefore`) and it was no larger. */
+  before?: Uint8Array;
 }
 
 interface Undo {
@@ -52,12 +58,12 @@ function primary(c: FileChange): ResolvedPath {
   return c.kind === 'rename' ? c.from : c.rp;
 }
 
-async function currentState(guard: PathGuard, rp: ResolvedPath): Promise<{ exists: false } | { exists: true; sha256: string; mode: number }> {
+async function currentState(guard: PathGuard, rp: ResolvedPath): Promise<{ exists: false } | { exists: true; sha256: string; mode: number; bytes: Uint8Array }> {
   try {
     const vh = await openVerified(guard, rp, 'write');
     try {
       const bytes = await vh.handle.readFile();
-      return { exists: true, sha256: sha256(bytes), mode: vh.mode & 0o7777 };
+      return { exists: true, sha256: sha256(bytes), mode: vh.mode & 0o7777, bytes };
     } finally {
       await vh.handle.close();
     }
@@ -110,17 +116,30 @@ async function apply(guard: PathGuard, change: FileChange, state: Awaited<Return
   switch (change.kind) {
     case 'write': {
       const backup = state.exists ? await keepBackup(rp.real) : undefined;
+      let made: string[];
       try {
-        await writeAtomic(guard, rp, change.bytes, { signal, createParents: change.createParents ?? false, ...(change.mode === undefined ? {} : { mode: change.mode }) });
+        made = (
+          await writeAtomic(guard, rp, change.bytes, {
+            signal,
+            createParents: change.createParents ?? false,
+            ...(change.mode === undefined ? {} : { mode: change.mode }),
+            ...(change.owner === undefined ? {} : { owner: change.owner }),
+          })
+        ).madeDirs;
       } catch (e) {
         if (backup) await fsp.unlink(backup).catch(() => undefined);
         throw e;
       }
       return {
-        outcome: { path: rp.display, kind: 'write', ...(before ? { sha256Before: before } : {}), sha256After: sha256(change.bytes) },
+        outcome: { path: rp.display, kind: 'write', ...(before ? { sha256Before: before } : {}), sha256After: sha256(change.bytes), created: !state.exists },
         undo: {
           path: rp.display,
-          run: async () => (backup ? fsp.rename(backup, rp.real) : fsp.unlink(rp.real)),
+          run: async () => {
+            if (backup) return fsp.rename(backup, rp.real);
+            await fsp.unlink(rp.real);
+            // the directories this write made, innermost first; one that is not empty stays
+            for (const d of [...made].reverse()) await fsp.rmdir(d).catch(() => undefined);
+          },
           discard: async () => (backup ? fsp.unlink(backup).catch(() => undefined) : undefined),
         },
       };
@@ -165,7 +184,21 @@ async function apply(guard: PathGuard, change: FileChange, state: Awaited<Return
   }
 }
 
-/** Applies every change or none. Throws the first failure, with `details.rolledBack`. */
+/** The error with the failing file named in its details (`filePath`) and what the batch did about it. */
+function naming(e: unknown, filePath: string, extra: Record<string, unknown>): HashlineError {
+  const cause = toHashlineError(e);
+  return new HashlineError(cause.code, cause.message, {
+    details: { filePath, ...(cause.details ?? {}), ...extra },
+    retryable: cause.retryable,
+    ...(cause.suggestedNextCall === undefined ? {} : { suggestedNextCall: cause.suggestedNextCall }),
+    cause,
+  });
+}
+
+/**
+ * Applies every change or none. Throws the first failure, naming its file (`details.filePath`); after
+ * a failure part-way, `details.restored` lists the files put back as they were.
+ */
 export async function commitBatch(
   guard: PathGuard,
   locks: LockManager,
@@ -184,20 +217,28 @@ export async function commitBatch(
     // Preflight everything before the first change: hashes, destinations.
     const states = [];
     for (const c of changes) {
-      const state = await currentState(guard, primary(c));
-      await checkHash(c, state, requireHash);
-      if (c.kind === 'rename' && (await currentState(guard, c.to)).exists) {
-        throw new HashlineError('already_exists', `\`${c.to.display}\` already exists`, { details: { path: c.to.display } });
+      try {
+        const state = await currentState(guard, primary(c));
+        await checkHash(c, state, requireHash);
+        if (c.kind === 'rename' && (await currentState(guard, c.to)).exists) {
+          throw new HashlineError('already_exists', `\`${c.to.display}\` already exists`, { details: { path: c.to.display } });
+        }
+        states.push(state);
+      } catch (e) {
+        throw naming(e, primary(c).display, {});
       }
-      states.push(state);
     }
     const undos: Undo[] = [];
     const outcomes: ChangeOutcome[] = [];
+    let current = 0;
     try {
       for (let i = 0; i < changes.length; i++) {
+        current = i;
         if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted');
         await options.beforeApply?.(i);
-        const { undo, outcome } = await apply(guard, changes[i]!, states[i]!, options.signal);
+        const state = states[i]!;
+        const { undo, outcome } = await apply(guard, changes[i]!, state, options.signal);
+        if (state.exists && options.keepBefore !== undefined && state.bytes.length <= options.keepBefore) outcome.before = state.bytes;
         undos.push(undo);
         outcomes.push(outcome);
         options.progress?.(i + 1, changes.length);
@@ -205,20 +246,23 @@ export async function commitBatch(
     } catch (e) {
       const cause = toHashlineError(e);
       const failed: string[] = [];
+      const restored: string[] = [];
       for (const u of undos.reverse()) {
         try {
           await u.run();
+          restored.push(u.path);
         } catch {
           failed.push(u.path);
         }
       }
+      const filePath = primary(changes[current]!).display;
       if (failed.length > 0) {
         throw new HashlineError('rollback_incomplete', `${cause.message}; rolling back failed for: ${failed.join(', ')}. Inspect these files and hash them again before retrying`, {
-          details: { cause: cause.code, affected: failed },
+          details: { filePath, cause: cause.code, affected: failed, restored: restored.reverse() },
           cause,
         });
       }
-      throw new HashlineError(cause.code, cause.message, { details: { ...(cause.details ?? {}), rolledBack: true }, retryable: cause.retryable, cause });
+      throw naming(cause, filePath, { rolledBack: true, restored: restored.reverse() });
     }
     for (const u of undos) await u.discard();
     return outcomes;

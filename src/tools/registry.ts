@@ -3,6 +3,7 @@
 import { FAMILIES, type Family } from '../core/config.js';
 import { HashlineError } from '../core/errors.js';
 import { fileHashTool } from './file-hash.js';
+import { fileWriteTool } from './file-write.js';
 import { fsAstEditTool } from './fs-ast-edit.js';
 import { fsEditTool } from './fs-edit.js';
 import { fsReadTool } from './fs-read.js';
@@ -10,7 +11,7 @@ import { fsRollbackTool } from './fs-rollback.js';
 import { fsWriteTool } from './fs-write.js';
 import type { ToolDefinition } from './tool.js';
 
-export const ALL_TOOLS: readonly ToolDefinition[] = [fileHashTool as unknown as ToolDefinition, fsReadTool as unknown as ToolDefinition, fsWriteTool as unknown as ToolDefinition, fsAstEditTool as unknown as ToolDefinition, fsEditTool as unknown as ToolDefinition, fsRollbackTool as unknown as ToolDefinition];
+export const ALL_TOOLS: readonly ToolDefinition[] = [fileHashTool as unknown as ToolDefinition, fileWriteTool as unknown as ToolDefinition, fsReadTool as unknown as ToolDefinition, fsWriteTool as unknown as ToolDefinition, fsAstEditTool as unknown as ToolDefinition, fsEditTool as unknown as ToolDefinition, fsRollbackTool as unknown as ToolDefinition];
 
 /** The tools named by `selection` (tool names and/or family names); all tools when undefined. */
 export function selectTools(selection: readonly string[] | undefined, all: readonly ToolDefinition[] = ALL_TOOLS): ToolDefinition[] {
