@@ -1,7 +1,8 @@
-// How much text one read call may still return. An MCP reply carries each result's content twice
-// (the text block and structuredContent), JSON-escaped, so a line costs twice its escaped UTF-8
-// size; the budget is MAX_READ_CONTENT_BYTES of that, which keeps every reply well under the
-// 8 MiB message limit whatever the text holds (control characters escape to six bytes).
+// How much text one read call (or the diffs of one edit call) may still return. An MCP reply
+// carries each result's content twice (the text block and structuredContent), JSON-escaped, so a
+// line costs twice its escaped UTF-8 size; the budget is MAX_READ_CONTENT_BYTES of that, which
+// keeps every reply well under the 8 MiB message limit whatever the text holds (control
+// characters escape to six bytes).
 
 import { Buffer } from 'node:buffer';
 import { MAX_READ_CONTENT_BYTES } from './config.js';

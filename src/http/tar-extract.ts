@@ -24,7 +24,7 @@ import {
   PATH_REQUIRED,
   TAR_FAILED,
 } from '../core/messages/http.js';
-import { isWithin } from '../core/path-policy.js';
+import { isWithin, type Scope } from '../core/path-policy.js';
 import type { PathGuard } from '../io/path-guard.js';
 import type { Engine } from '../tools/engine.js';
 import { assertDiskReserve, isNoSpace } from './disk-space.js';
@@ -124,9 +124,9 @@ function diskLinks(root: string) {
 }
 
 function policy(guard: PathGuard, root: string) {
-  return (rel: string): HashlineError | null => {
+  return (rel: string, scope: Scope): HashlineError | null => {
     const abs = rel === '' ? root : path.join(root, rel);
-    return guard.admitsReal(abs, 'write')
+    return guard.admitsReal(abs, scope)
       ? null
       : new HashlineError('path_blocked', permissionDenied(guard.display(abs), 'path is in blocklist'));
   };

@@ -18,7 +18,7 @@ import path from 'node:path';
 import type { ReadEntry } from 'tar';
 import { HashlineError } from '../core/errors.js';
 import { permissionDenied } from '../core/messages/guard.js';
-import { memberEscapes, memberThroughLink } from '../core/messages/http.js';
+import { linkTargetUnreadable, memberEscapes, memberThroughLink } from '../core/messages/http.js';
 import { tempNameFor, writeAtomic } from '../io/atomic-write.js';
 import { descriptorPath } from '../io/open-verified.js';
 import type { Engine } from '../tools/engine.js';
@@ -184,6 +184,11 @@ export class MemberWriter {
       await this.assertPlainDirs(member, sourceParts.slice(0, -1));
       source = path.join(this.root, ...sourceParts);
       this.assertAdmitted(source);
+      // the pre-scan's rule, checked again where the link is made: no readable name for a blocked file
+      const { guard } = this.engine;
+      if (!guard.admitsReal(source, 'read') && guard.admitsReal(abs, 'read')) {
+        throw new HashlineError('tar_member_refused', linkTargetUnreadable(member, target), { details: { member } });
+      }
       if ((await fsp.lstat(source)).isSymbolicLink()) throw this.refuse(member, sourceParts.join('/'));
     }
     await this.mkdirs(member, parts.slice(0, -1), false);

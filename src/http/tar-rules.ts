@@ -7,18 +7,22 @@
 // - symlinks are kept, but an absolute target or one that resolves outside is refused (symlinks
 //   resolve from their own directory, hard links from the archive root, both through the links
 //   already seen in the archive and on disk);
+// - a hard link to a file the read policy refuses is refused unless its own name is refused too
+//   (a hard link has no target to resolve at read time: its name would read the blocked file);
 // - no member is written through a symbolic link (archive or disk);
 // - character and block devices and fifos are refused;
 // - modes are masked with 0o755;
 // - member and byte caps.
 
 import { HashlineError } from '../core/errors.js';
+import type { Scope } from '../core/path-policy.js';
 import {
   absoluteLinkTarget,
   archiveTooManyBytes,
   archiveTooManyMembers,
   deviceMember,
   linkTargetOutside,
+  linkTargetUnreadable,
   memberDotNotDirectory,
   memberEscapes,
   memberThroughLink,
@@ -129,8 +133,8 @@ export class ArchiveCheck {
   constructor(
     private readonly caps: TarCaps,
     disk: DiskLinkLookup,
-    /** A coded refusal when the guard's policy refuses the path (relative to the root), else null. */
-    private readonly admits: (rel: string) => HashlineError | null,
+    /** A coded refusal when the guard's policy for `scope` refuses the path (relative to the root), else null. */
+    private readonly admits: (rel: string, scope: Scope) => HashlineError | null,
   ) {
     this.view = new LinkView(disk);
   }
@@ -153,14 +157,17 @@ export class ArchiveCheck {
     const through = view.linkPrefix(parts);
     if (through !== null) throw refuse(memberThroughLink(name, through), name);
     const rel = parts.join('/');
-    const denied = this.admits(rel);
+    const denied = this.admits(rel, 'write');
     if (denied) throw denied;
     if (m.type === 'SymbolicLink' || m.type === 'Link') {
       const target = m.linkpath ?? '';
       if (target.startsWith('/')) throw refuse(absoluteLinkTarget(name, target), name);
       const from = m.type === 'SymbolicLink' ? parts.slice(0, -1) : [];
       const resolved = view.resolve(from, target);
-      if (resolved === null || this.admits(resolved.join('/')) !== null) throw refuse(linkTargetOutside(name, target), name);
+      if (resolved === null || this.admits(resolved.join('/'), 'write') !== null) throw refuse(linkTargetOutside(name, target), name);
+      if (m.type === 'Link' && this.admits(resolved.join('/'), 'read') !== null && this.admits(rel, 'read') === null) {
+        throw refuse(linkTargetUnreadable(name, target), name);
+      }
       if (m.type === 'Link') {
         const targetParts = lexicalParts(target);
         const via = targetParts === null ? null : view.linkPrefix([...targetParts, '']);

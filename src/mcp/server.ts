@@ -1,6 +1,8 @@
 // The MCP adapter: lists the selected tools with their JSON schemas and annotations, validates
 // arguments with the tool's strict zod schema before running it, and maps results and coded errors
 // to MCP results (hashline family: the seed's shapes; boundary family: the { ok, data | error } envelope).
+// The reply of a tool that changes files is fitted to the message limit (reply-fit.ts), so a change
+// that landed is never answered as a failure, on either transport.
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -11,6 +13,7 @@ import { BATCH_LIMIT_PARAM } from '../tools/boundary-batch.js';
 import type { Engine } from '../tools/engine.js';
 import type { CallContext, ToolDefinition } from '../tools/tool.js';
 import { INSTRUCTIONS } from './instructions.js';
+import { fitReply } from './reply-fit.js';
 import { VERSION } from '../version.js';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
@@ -77,6 +80,11 @@ function invalidArguments(error: z.ZodError): HashlineError {
 }
 
 export async function runTool(engine: Engine, tool: ToolDefinition, args: unknown, call: CallContext): Promise<CallToolResult> {
+  const result = await runToolUnfitted(engine, tool, args, call);
+  return tool.annotations.readOnlyHint ? result : fitReply(result);
+}
+
+async function runToolUnfitted(engine: Engine, tool: ToolDefinition, args: unknown, call: CallContext): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(tool, invalidArguments(parsed.error));
   try {

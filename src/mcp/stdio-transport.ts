@@ -1,6 +1,7 @@
 // MCP over stdio with a size limit that keeps the session: a request over the limit is skipped up
 // to its newline and answered with a JSON-RPC error (the SDK's own transport closes the connection
-// instead), and a reply over the limit is replaced by an error naming the limit.
+// instead), and a reply over the limit is replaced by an error naming the limit (only a reply of
+// a tool that changes nothing can get there: the others are fitted first, see reply-fit.ts).
 
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';

@@ -5,12 +5,13 @@
 import { lstatSync } from 'node:fs';
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { generatedMarker, generatedRefusal } from '../core/generated.js';
-import { binaryFile, changedDuringRewrite, noGrammar, noMatches, overlapsSkipped, patternUnparsable } from '../core/messages/ast-edit.js';
+import { binaryFile, changedDuringRewrite, noGrammar, noMatches, overlapsSkipped, patternUnparsable, readBlockedNotRewritten } from '../core/messages/ast-edit.js';
 import { computeTag } from '../core/tag.js';
 import { rewriteDiff, type RewriteDiff } from '../core/rewrite-diff.js';
 import { encodeRaw, lfText, textShape, type TextShape } from '../core/text-doc.js';
 import { syncDirectories, writeAtomicBatch } from '../io/atomic-batch.js';
 import type { Candidate } from '../io/expand-paths.js';
+import { readAdmitted } from '../io/read-admission.js';
 import { readVerifiedBytes, sameStamp, type FileStamp } from '../io/read-batch.js';
 import { languageForPath, type LanguageInfo } from '../lang/registry.js';
 import { anyOpMayMatch, rewriteText, type RewriteOp } from '../lang/rewrite.js';
@@ -71,11 +72,13 @@ function rewritten(old: TextShape, raw: string, diff: RewriteDiff): Rewritten {
 
 /**
  * Reads one candidate and computes its rewrite; null when there is nothing to report. `parallel`:
- * on a worker thread (worth it for many files; a worker's start costs more than a few parses).
+ * on a worker thread (worth it for many files; a worker's start costs more than a few parses). A
+ * file the read policy refuses is not read: a rewrite reports what it matched (warnings, diff).
  */
 export async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp[], lang: LanguageInfo | undefined, parallel = false): Promise<Planned | null> {
   const warnings: string[] = [];
   if (!lang) return c.explicit ? { candidate: c, warnings: [noGrammar(c.rp.display)] } : null;
+  if (!readAdmitted(engine.guard, c.rp)) return c.explicit ? { candidate: c, warnings: [readBlockedNotRewritten(c.rp.display)] } : null;
   let loaded: Loaded;
   try {
     loaded = await load(engine, c);

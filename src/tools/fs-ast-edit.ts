@@ -1,11 +1,14 @@
 // fs_ast_edit: ast-grep structural rewrites over files, directories and globs. Files are read and
 // rewritten concurrently (many files: parsed on worker threads), then the changed ones are locked, checked
 // to be unchanged on disk, written atomically (temp file, fsync, rename; BOM, line endings and
-// mode kept) and recorded in the session history so fs_rollback can undo them.
+// mode kept) and recorded in the session history so fs_rollback can undo them. The reply is sized
+// after the writes but never fails for its size: diffs that do not fit are left out, and results
+// beyond a listing budget are counted in a note instead of listed.
 
 import { z } from 'zod';
 import { HashlineError } from '../core/errors.js';
-import { capNote, diffOmitted } from '../core/messages/ast-edit.js';
+import { capNote, diffOmitted, resultsNotListed } from '../core/messages/ast-edit.js';
+import { jsonEscapedBytes, ReplyBudget } from '../core/reply-budget.js';
 import { computeTag, formatHeader } from '../core/tag.js';
 import { expandPaths } from '../io/expand-paths.js';
 import { languageForPath } from '../lang/registry.js';
@@ -20,8 +23,14 @@ export const DEFAULT_MAX_FILES = 1000;
 const READ_CONCURRENCY = 16;
 /** Calls over at least this many files parse on worker threads (see lang/rewrite-pool.ts). */
 const PARALLEL_MIN_FILES = 64;
-/** Diff text returned per call, in UTF-16 code units; beyond it diffs are left out with a note. */
-const DIFF_BUDGET = 2 * 1024 * 1024;
+/**
+ * Reply bytes for the results themselves (headers, paths, warnings; each counted as the reply
+ * carries it: twice, JSON-escaped); diffs have a budget of their own (a read's, 4 MiB). Together
+ * they stay under the 8 MiB message limit.
+ */
+const LISTING_BUDGET = 3 * 1024 * 1024;
+/** What a result costs beyond its strings (field names, punctuation, its line numbers). */
+const RESULT_OVERHEAD = 128;
 
 const Op = z.strictObject({
   pat: z.string().describe('ast-grep pattern: code of the file\'s language, $NAME for one node, $$$NAME for zero or more'),
@@ -85,28 +94,47 @@ function shownLines(diff: string): number[] {
   return out;
 }
 
-function toResult(engine: Engine, p: Planned, budget: { left: number; omitted: number }): EditResult {
+export interface ReplyBudgets {
+  listing: ReplyBudget;
+  diffs: ReplyBudget;
+  /** Diffs left out. */
+  omitted: number;
+  /** Results not listed, and how many of them were rewritten. */
+  unlisted: number;
+  unlistedRewritten: number;
+}
+
+export function replyBudgets(listing = LISTING_BUDGET, diffs?: number): ReplyBudgets {
+  return { listing: new ReplyBudget(listing), diffs: new ReplyBudget(diffs), omitted: 0, unlisted: 0, unlistedRewritten: 0 };
+}
+
+/** The result of one planned file, or null when the listing budget is spent (it is counted instead). */
+export function toResult(engine: Engine, p: Planned, budget: ReplyBudgets): EditResult | null {
   const display = p.candidate.rp.display;
-  if (!p.next) {
-    const tag = computeTag(p.loaded?.text ?? '');
-    return { path: display, file_hash: tag, header: formatHeader(display, tag), warnings: p.warnings };
-  }
-  const after = p.next.text;
-  const tag = p.tag ?? computeTag(after);
+  const after = p.next?.text;
+  const tag = after === undefined ? computeTag(p.loaded?.text ?? '') : (p.tag ?? computeTag(after));
   const result: EditResult = { path: display, file_hash: tag, header: formatHeader(display, tag), warnings: p.warnings };
+  const cost = 2 * jsonEscapedBytes(result.header + result.warnings.join('\n')) + jsonEscapedBytes(display) + RESULT_OVERHEAD;
+  if (budget.unlisted > 0 || !budget.listing.takeBytes(cost)) {
+    budget.listing.close();
+    budget.unlisted++;
+    if (p.next) budget.unlistedRewritten++;
+    return null;
+  }
+  if (!p.next) return result;
   const { diff, firstChangedLine: first } = p.next.diff;
   if (first !== undefined) result.first_changed_line = first;
   if (diff !== undefined) {
-    if (diff.length <= budget.left) {
+    // a diff takes at least its length in bytes: measure only one that could fit
+    if (2 * diff.length <= budget.diffs.remaining && budget.diffs.takeBytes(2 * jsonEscapedBytes(diff))) {
       result.diff = diff;
-      budget.left -= diff.length;
-      engine.history.markSeen(p.candidate.rp.real, after, shownLines(diff));
+      engine.history.markSeen(p.candidate.rp.real, after!, shownLines(diff));
     } else budget.omitted++;
   }
   return result;
 }
 
-function renderText(results: readonly EditResult[], notes: readonly string[], considered: number): string {
+function renderText(results: readonly EditResult[], notes: readonly string[], considered: number, changed: number): string {
   const parts: string[] = [];
   for (const r of results) {
     const lines = [r.header];
@@ -115,7 +143,6 @@ function renderText(results: readonly EditResult[], notes: readonly string[], co
     if (r.diff) lines.push(r.diff.trimEnd());
     parts.push(lines.join('\n'));
   }
-  const changed = results.filter((r) => r.diff !== undefined || r.first_changed_line !== undefined).length;
   const summary = changed === 0 ? `no matches found in ${considered} file(s); nothing was rewritten` : `${changed} of ${considered} file(s) rewritten`;
   return [...parts, ...notes.map((n) => `note: ${n}`), summary].join('\n\n');
 }
@@ -150,11 +177,14 @@ export async function runAstEdit(engine: Engine, args: FsAstEditInput, signal: A
   }
   await committer.finish();
   const kept = planned.filter((p): p is Planned => p !== null);
-  const budget = { left: DIFF_BUDGET, omitted: 0 };
-  const results = kept.filter((p) => p.next !== undefined || p.warnings.length > 0).map((p) => toResult(engine, p, budget));
+  const budget = replyBudgets();
+  const reported = kept.filter((p) => p.next !== undefined || p.warnings.length > 0);
+  const results = reported.map((p) => toResult(engine, p, budget)).filter((r): r is EditResult => r !== null);
   if (budget.omitted > 0) notes.push(diffOmitted(budget.omitted));
+  if (budget.unlisted > 0) notes.push(resultsNotListed(budget.unlisted, budget.unlistedRewritten));
+  const changed = reported.filter((p) => p.next !== undefined && (p.next.diff.diff !== undefined || p.next.diff.firstChangedLine !== undefined)).length;
   const output: FsAstEditOutput = notes.length > 0 ? { results, notes } : { results };
-  return { output, text: renderText(results, notes, expansion.candidates.length) };
+  return { output, text: renderText(results, notes, expansion.candidates.length, changed) };
 }
 
 export const fsAstEditTool = defineTool({

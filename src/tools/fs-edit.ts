@@ -2,7 +2,10 @@
 // written for. Targets run in order; the first failure stops the batch (EditBatchError): earlier
 // targets stay applied and are listed with their fresh tags, later ones are skipped. Each target is
 // loaded, checked, applied and saved under its file lock; BOM, line endings, mode and every byte
-// outside the edited lines are kept; the session history records the text before and after.
+// outside the edited lines are kept; the session history records the text before and after. A
+// file the read policy refuses is not edited (a reply shows the lines an edit touches). The diffs
+// of one call share a reply budget: a diff that does not fit is left out with a note, the edit
+// stands (a change that landed is never answered as a failure).
 
 import { z } from 'zod';
 import { MAX_BATCH_FILES } from '../core/config.js';
@@ -12,6 +15,7 @@ import { pieceDiff } from '../core/edit/piece-diff.js';
 import { parseEditOps } from '../core/edit/parse.js';
 import { HashlineError, toHashlineError, type ErrorCode } from '../core/errors.js';
 import { generatedMarker, generatedRefusal } from '../core/generated.js';
+import { jsonEscapedBytes, ReplyBudget } from '../core/reply-budget.js';
 import * as msg from '../core/messages/edit.js';
 import { decideEdit } from '../core/merge/recover.js';
 import { formatHeader, isTag } from '../core/tag.js';
@@ -19,6 +23,7 @@ import { docTag, docText, serializeDoc } from '../core/text-doc.js';
 import { DIFF_CONTEXT_LINES } from '../core/unified-diff.js';
 import type { ResolvedPath } from '../io/path-guard.js';
 import { writeAtomic } from '../io/atomic-write.js';
+import { readAdmitted } from '../io/read-admission.js';
 import { loadTextFile, type LoadedFile } from '../io/text-file.js';
 import { resolveBlock } from '../lang/blocks.js';
 import type { Engine } from './engine.js';
@@ -53,8 +58,11 @@ function tagOf(input: string): string {
   return hash >= 0 ? s.slice(hash + 1).trim() : s;
 }
 
-/** New lines, their diff context, and kept lines the agent had been shown: the lines the agent has now seen. */
-function seenAfterEdit(pieces: readonly Piece[], seenBefore: ReadonlySet<number> | undefined): number[] {
+/**
+ * The lines the agent has now seen: new lines, kept lines it had been shown, and the diff's
+ * context lines when the diff is in the reply.
+ */
+function seenAfterEdit(pieces: readonly Piece[], seenBefore: ReadonlySet<number> | undefined, diffShown: boolean): number[] {
   const n = pieces.length;
   const change = (k: number): boolean => {
     const p = pieces[k]!;
@@ -74,9 +82,16 @@ function seenAfterEdit(pieces: readonly Piece[], seenBefore: ReadonlySet<number>
   }
   const out: number[] = [];
   pieces.forEach((p, k) => {
-    if (dist[k]! <= DIFF_CONTEXT_LINES || ('src' in p && seenBefore?.has(p.src + 1))) out.push(k + 1);
+    const shown = diffShown ? dist[k]! <= DIFF_CONTEXT_LINES : !('src' in p);
+    if (shown || ('src' in p && seenBefore?.has(p.src + 1))) out.push(k + 1);
   });
   return out;
+}
+
+/** Takes room for a diff, which a reply carries twice (text and structuredContent); false when it does not fit. */
+function diffFits(budget: ReplyBudget, diff: string): boolean {
+  // a diff takes at least its length in bytes: measure only one that could fit
+  return 2 * diff.length <= budget.remaining && budget.takeBytes(2 * jsonEscapedBytes(diff));
 }
 
 async function loadForEdit(engine: Engine, rp: ResolvedPath): Promise<LoadedFile> {
@@ -89,7 +104,7 @@ async function loadForEdit(engine: Engine, rp: ResolvedPath): Promise<LoadedFile
   }
 }
 
-async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: AbortSignal): Promise<EditResult> {
+async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: AbortSignal, budget: ReplyBudget): Promise<EditResult> {
   let rp: ResolvedPath;
   try {
     rp = await engine.guard.resolve(target.path, 'write');
@@ -99,6 +114,7 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
     throw new HashlineError(err.code, `${msg.writePermissionDenied(target.path)}: ${err.message}`, { details: err.details });
   }
   const display = rp.display;
+  if (!readAdmitted(engine.guard, rp)) throw new HashlineError('path_blocked', msg.readBlocked(display), { details: { path: display } });
   const tag = tagOf(target.file_hash).toUpperCase();
   if (!isTag(tag)) throw new HashlineError('tag_missing', msg.missingTag(display), { details: { path: display } });
   const plan = parseEditOps(target.ops);
@@ -140,14 +156,16 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
       const saved = writeAtomic(engine.guard, rp, bytes, { signal });
       saved.catch(() => undefined);
       const newTag = docTag(next, bytes);
-      const liveVersion = versions.find((v) => v.text === loaded.text);
-      const seen = seenAfterEdit(decision.pieces, liveVersion?.seen);
       const { diff, firstChangedLine } = pieceDiff(
         display,
         { lines: loaded.doc.lines, finalNewline: (loaded.doc.endings[loaded.doc.endings.length - 1] ?? '') !== '' },
         decision.pieces,
         { lines: next.lines, finalNewline: (next.endings[next.endings.length - 1] ?? '') !== '' },
       );
+      const shown = diff !== undefined && diffFits(budget, diff);
+      if (diff !== undefined && !shown) warnings.push(msg.diffLeftOut(display, firstChangedLine));
+      const liveVersion = versions.find((v) => v.text === loaded.text);
+      const seen = seenAfterEdit(decision.pieces, liveVersion?.seen, shown);
       await saved;
       // (a text longer in UTF-16 units than the byte limit cannot be recorded: skip the scan)
       if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, newTag) !== null) {
@@ -155,7 +173,7 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
       }
       const result: EditResult = { path: display, file_hash: newTag, header: formatHeader(display, newTag), warnings };
       if (firstChangedLine !== undefined) result.first_changed_line = firstChangedLine;
-      if (diff !== undefined) result.diff = diff;
+      if (shown) result.diff = diff;
       return result;
     },
     { signal },
@@ -185,10 +203,11 @@ export const fsEditTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(engine, args, call) {
     const applied: EditResult[] = [];
+    const budget = new ReplyBudget();
     for (let k = 0; k < args.targets.length; k++) {
       const target = args.targets[k]!;
       try {
-        applied.push(await editOne(engine, target, call.signal));
+        applied.push(await editOne(engine, target, call.signal, budget));
         call.progress({ progress: k + 1, total: args.targets.length });
       } catch (e) {
         const err = toHashlineError(e);

@@ -21,11 +21,14 @@ export interface Daemon {
 export interface DaemonOptions extends Partial<Omit<HttpServerOptions, 'tools'>> {
   files?: Record<string, string | Uint8Array>;
   block?: string[];
+  /** Paths (relative to the root) the read policy refuses. */
+  readBlock?: string[];
 }
 
 export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> {
   const sandbox = await makeSandbox(options.files ?? {});
-  const config = mergeConfig({ root: sandbox.root, allow: [], block: (options.block ?? []).map((b) => path.join(sandbox.root, b)), readAllow: [], readBlock: [] });
+  const inRoot = (list: string[] | undefined) => (list ?? []).map((b) => path.join(sandbox.root, b));
+  const config = mergeConfig({ root: sandbox.root, allow: [], block: inRoot(options.block), readAllow: [], readBlock: inRoot(options.readBlock) });
   const engine = await createEngine(config, { lockDir: path.join(sandbox.base, 'locks') });
   const { app } = await createHttpServer(engine, {
     tools: ALL_TOOLS,

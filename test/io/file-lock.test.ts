@@ -258,19 +258,21 @@ test('at start, stale empty locks and locks written but never linked by dead pro
 for (const base of [os.tmpdir(), ...(existsSync('/dev/shm') ? ['/dev/shm'] : [])]) {
 test(`a lock file is never seen without its owner, whatever moment a reader looks (${base})`, async () => {
   const dir = mkdtempSync(path.join(base, 'hl-lock-whole-'));
-  // another process takes and releases locks on many paths in a tight loop while this one reads
+  // another process takes and releases locks on many paths in a tight loop while this one reads;
+  // counted, not timed: it runs until this one has read enough lock files and leaves a stop file
+  const stop = path.join(dir, 'stop');
   const script = `
+    import { existsSync } from 'node:fs';
     import { LockManager } from ${JSON.stringify(path.join(HERE, '../../src/io/file-lock.ts'))};
     const locks = new LockManager(${JSON.stringify(dir)});
-    const end = Date.now() + 1500;
-    for (let i = 0; Date.now() < end; i++) await locks.withLocks(['/p' + (i % 64)], async () => undefined);`;
+    for (let i = 0; !existsSync(${JSON.stringify(stop)}); i++) await locks.withLocks(['/p' + (i % 64)], async () => undefined);`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
   const exited = new Promise<void>((r) => child.on('exit', () => r()));
   let reads = 0;
   let empty = 0;
   let done = false;
   void exited.then(() => (done = true));
-  while (!done) {
+  for (let rounds = 0; !done && reads < 200 && rounds < 1_000_000; rounds++) {
     for (const n of await fsp.readdir(dir).catch(() => [] as string[])) {
       if (!n.endsWith('.lock')) continue;
       const text = await fsp.readFile(path.join(dir, n), 'utf8').catch(() => null);
@@ -279,7 +281,9 @@ test(`a lock file is never seen without its owner, whatever moment a reader look
       if (!/^\d+\n/.test(text)) empty++;
     }
   }
-  assert.ok(reads > 100, `only ${reads} reads`);
+  await fsp.writeFile(stop, '');
+  await exited;
+  assert.ok(reads >= 200, `only ${reads} reads`);
   assert.equal(empty, 0, `${empty} of ${reads} lock files were read without their owner`);
 });
 }

@@ -74,33 +74,53 @@ test('write: the file is swapped for a link after the check', async () => {
   assert.equal(await fsp.readFile(path.join(sb.outside, 'victim.txt'), 'utf8'), 'TOP SECRET\n');
 });
 
-/** A process that flips `dir` between the real directory and a link to `outside` for `ms`; resolves when it exits. */
-function flipDirectory(dir: string, outside: string, ms: number): Promise<unknown> {
+interface Flipper {
+  /** Resolves once the first flip is done (the race is on). */
+  ready: Promise<void>;
+  /** Asks it to stop after a whole flip (the directory real again); resolves when it exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A process that flips `dir` between the real directory and a link to `outside` until stopped.
+ * The tests count attempts, not time: they race it for a number of attempts (and until both sides
+ * of the flip were met where that matters), so a busy machine makes them slower, never wrong.
+ */
+function flipDirectory(dir: string, outside: string): Flipper {
+  const stopFile = `${path.dirname(sb.root)}/stop-flipping`;
   const flipper = spawn(
     process.execPath,
     [
       '-e',
-      `const fs=require('fs');const d=${JSON.stringify(dir)},m=d+'.real',o=${JSON.stringify(outside)};
-       const end=Date.now()+${ms};
-       while(Date.now()<end){try{fs.renameSync(d,m);fs.symlinkSync(o,d);fs.unlinkSync(d);fs.renameSync(m,d);}catch{}}`,
+      `const fs=require('fs');const d=${JSON.stringify(dir)},m=d+'.real',o=${JSON.stringify(outside)},stop=${JSON.stringify(stopFile)};
+       for(let k=0;!fs.existsSync(stop);k++){try{fs.renameSync(d,m);fs.symlinkSync(o,d);fs.unlinkSync(d);fs.renameSync(m,d);}catch{}if(k===0)process.stdout.write('ready\\n');}`,
     ],
-    { stdio: 'ignore' },
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  return new Promise((r) => flipper.on('exit', r));
+  const exited = new Promise<void>((r) => flipper.on('exit', () => r()));
+  const ready = new Promise<void>((resolve, reject) => {
+    flipper.stdout!.once('data', () => resolve());
+    void exited.then(() => reject(new Error('the flipper exited before it started')));
+  });
+  return {
+    ready,
+    stop: async () => {
+      await fsp.writeFile(stopFile, '');
+      await exited;
+      await fsp.rm(stopFile);
+    },
+  };
 }
 
 test('a process flipping a directory between real and a link to outside never gets a read or write through', async () => {
   const engine = await engineFor(sb.root);
-  const exited = flipDirectory(path.join(sb.root, 'dir'), sb.outside, 1500);
-  let attempts = 0;
-  const started = Date.now();
-  while (Date.now() - started < 1200) {
+  const flipper = flipDirectory(path.join(sb.root, 'dir'), sb.outside);
+  await flipper.ready;
+  for (let attempts = 0; attempts < 100; attempts++) {
     const r = await attack(engine, 'dir/victim.txt');
-    attempts++;
     assert.ok(r.readText === undefined || !r.readText.includes('TOP SECRET'), 'a read leaked the outside file');
   }
-  await exited;
-  assert.ok(attempts > 10);
+  await flipper.stop();
   assert.equal(await fsp.readFile(path.join(sb.outside, 'victim.txt'), 'utf8'), 'TOP SECRET\n');
   const outsideNames = await fsp.readdir(sb.outside);
   assert.deepEqual(outsideNames.sort(), ['secret.txt', 'victim.txt']);
@@ -108,39 +128,37 @@ test('a process flipping a directory between real and a link to outside never ge
 
 test('resolving through a link that is removed between its lstat and its readlink gives a coded answer, never an internal error', async () => {
   const engine = await engineFor(sb.root);
-  const exited = flipDirectory(path.join(sb.root, 'dir'), sb.outside, 1500);
+  const flipper = flipDirectory(path.join(sb.root, 'dir'), sb.outside);
+  await flipper.ready;
   const codes = new Map<string, number>();
-  const started = Date.now();
-  while (Date.now() - started < 1200) {
-    for (let i = 0; i < 50; i++) {
-      const code = await codeOf(engine.guard.resolve('dir/victim.txt', 'read'));
-      codes.set(code, (codes.get(code) ?? 0) + 1);
-    }
+  const bothSides = () => (codes.get('ok') ?? 0) > 0 && (codes.get('symlink_escape') ?? 0) > 0;
+  // at least 2,000 resolves, and on until both sides of the flip were met (at most 200,000)
+  for (let i = 0; i < 200_000 && (i < 2000 || !bothSides()); i++) {
+    const code = await codeOf(engine.guard.resolve('dir/victim.txt', 'read'));
+    codes.set(code, (codes.get(code) ?? 0) + 1);
   }
-  await exited;
+  await flipper.stop();
   const seen = Object.fromEntries(codes);
   assert.equal(codes.get('internal'), undefined, `uncoded errors: ${JSON.stringify(seen)}`);
-  assert.ok((codes.get('ok') ?? 0) > 0 && (codes.get('symlink_escape') ?? 0) > 0, `both sides of the flip were met: ${JSON.stringify(seen)}`);
+  assert.ok(bothSides(), `both sides of the flip were met: ${JSON.stringify(seen)}`);
 });
 
 test('a symbol search while a directory flips to a link to outside never shows the outside file', async () => {
   await fsp.writeFile(path.join(sb.root, 'dir/victim.ts'), "export function findMe() { return 'inside'; }\n");
   await fsp.writeFile(path.join(sb.outside, 'victim.ts'), "export function findMe() { return 'TOP SECRET'; }\n");
   const engine = await engineFor(sb.root);
-  const exited = flipDirectory(path.join(sb.root, 'dir'), sb.outside, 1500);
-  let searches = 0;
+  const flipper = flipDirectory(path.join(sb.root, 'dir'), sb.outside);
+  await flipper.ready;
   let found = 0;
-  const started = Date.now();
-  while (Date.now() - started < 1200) {
+  // at least 20 searches, and on until one ran while the directory was real (at most 2,000)
+  for (let searches = 0; searches < 2000 && (searches < 20 || found === 0); searches++) {
     const out = await fsReadTool.run(engine, { targets: [{ path: '.', symbol: 'findMe' }] }, callContext());
-    searches++;
     for (const r of out.structured.results ?? []) {
       assert.ok(!r.content.includes('TOP SECRET') && !(r.warnings ?? '').includes('TOP SECRET'), 'a search showed the outside file');
       if (r.content.includes('inside')) found++;
     }
   }
-  await exited;
-  assert.ok(searches > 10);
+  await flipper.stop();
   // the race is real: some searches ran while the directory was real
   assert.ok(found > 0);
   assert.equal(await fsp.readFile(path.join(sb.outside, 'victim.ts'), 'utf8'), "export function findMe() { return 'TOP SECRET'; }\n");
@@ -175,20 +193,18 @@ test('a tar of a tree whose directory flips to a link to outside never holds an 
   const engine = await engineFor(sb.root);
   const top = await fsp.realpath(path.join(sb.root, 'top'));
   const caps = { maxTarMembers: 1000, maxTarBytes: 1 << 20 };
-  const exited = flipDirectory(path.join(sb.root, 'top/dir'), sb.outside, 1500);
-  let archives = 0;
+  const flipper = flipDirectory(path.join(sb.root, 'top/dir'), sb.outside);
+  await flipper.ready;
   let withDeep = 0;
-  const started = Date.now();
-  while (Date.now() - started < 1200) {
+  // at least 20 archives, and on until one was made while the directory was real (at most 2,000)
+  for (let archives = 0; archives < 2000 && (archives < 20 || withDeep === 0); archives++) {
     const chunks: Buffer[] = [];
     for await (const c of new TreeTarStream(await walkTree(engine.guard, top, 'top', caps), engine.guard)) chunks.push(c as Buffer);
     const bytes = Buffer.concat(chunks);
-    archives++;
     assert.ok(!bytes.includes('TOP SECRET'), 'an archive held an outside file');
     if (bytes.includes('inside deep') && bytes.includes('inside link target')) withDeep++;
   }
-  await exited;
-  assert.ok(archives > 10);
+  await flipper.stop();
   // the race is real: some walks ran while the directory was real
   assert.ok(withDeep > 0);
 });

@@ -291,3 +291,30 @@ test('a cancelled call stops with the coded error `aborted` and writes nothing',
   await rejects(fsAstEditTool.run(engine, fsAstEditTool.input.parse({ ops: [LOG], paths: ['.'] }), { signal: ac.signal, progress: () => undefined }), 'aborted');
   assert.equal(await read(sb, 'a.ts'), 'console.log(1);\n');
 });
+
+test('the reply lists results until its listing budget is spent, then counts the rest; diffs beyond their own budget are left out', async () => {
+  const { sb, engine } = await setup({});
+  const { replyBudgets, toResult } = await import('../../src/tools/fs-ast-edit.js');
+  const planned = (i: number, changed: boolean) => {
+    const display = `src/f${i}.ts`;
+    const real = path.join(sb.root, display);
+    const rp = { input: display, display, lexical: real, real, exists: true, viaLink: false };
+    const diff = `--- ${display}\n+++ ${display}\n@@ -1,1 +1,1 @@\n-a\n+b\n`;
+    return {
+      candidate: { rp, explicit: false },
+      ...(changed ? { next: { text: 'b\n', bytes: new Uint8Array(), diff: { diff, firstChangedLine: 1 } }, tag: computeTag('b\n') } : {}),
+      warnings: changed ? [] : ['no matches found for `x`'],
+    };
+  };
+  // room for about 10 to 15 listed results (each costs its header, path and warnings twice, escaped, and some overhead), and for the diffs of 3
+  const budget = replyBudgets(10 * 260, 3 * 2 * 60);
+  const results = Array.from({ length: 40 }, (_, i) => toResult(engine, planned(i, i % 2 === 0), budget));
+  const listed = results.filter((r) => r !== null);
+  assert.ok(listed.length >= 5 && listed.length < 20, `${listed.length} listed`);
+  // once one is left out, every later one is too (the listing is a prefix)
+  assert.ok(results.slice(listed.length).every((r) => r === null));
+  assert.equal(budget.unlisted, 40 - listed.length);
+  assert.equal(budget.unlistedRewritten, results.map((_, i) => i).filter((i) => i >= listed.length && i % 2 === 0).length);
+  assert.equal(listed.filter((r) => r!.diff !== undefined).length, 3);
+  assert.equal(budget.omitted, listed.filter((r) => r!.first_changed_line !== undefined).length - 3);
+});

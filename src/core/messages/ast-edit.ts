@@ -34,3 +34,11 @@ export function changedDuringRewrite(path: string): string {
 export function diffOmitted(count: number): string {
   return `the diffs of ${count} file(s) were left out to keep the reply small; read those files to see the changes`;
 }
+
+export function resultsNotListed(count: number, rewritten: number): string {
+  return `${count} more file(s) (${rewritten} of them rewritten) are not listed, to keep the reply within the message limit; narrow \`paths\` to see them, or read a file with \`fs_read\` for its new tag`;
+}
+
+export function readBlockedNotRewritten(path: string): string {
+  return `\`${path}\` is blocked for reading, and a structural rewrite reads what it matches; not rewritten`;
+}

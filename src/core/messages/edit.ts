@@ -101,6 +101,17 @@ export function writePermissionDenied(path: string): string {
   return `write permissions denied for \`${path}\``;
 }
 
+// ---- what a reply leaves out, what is not shown ----
+
+export function diffLeftOut(path: string, firstChangedLine: number | undefined): string {
+  const where = firstChangedLine === undefined ? '' : ` (the first change is at line ${firstChangedLine})`;
+  return `the diff of \`${path}\` was left out to keep the reply within the message limit; the edit was applied. Read the file with \`fs_read\` and a \`line_range\` to see the change${where}.`;
+}
+
+export function readBlocked(path: string): string {
+  return `\`${path}\` is blocked for reading, and an edit shows the lines it changes (its diff, and the current lines when the tag is stale); not edited. Replace the whole file with \`fs_write\` instead.`;
+}
+
 // ---- stale tags and recovery ----
 
 export const HEAD_TAIL_ON_STALE =

@@ -60,6 +60,10 @@ export function linkTargetOutside(member: string, target: string): string {
   return `refused tar member ${member}: link target ${target} resolves outside the root`;
 }
 
+export function linkTargetUnreadable(member: string, target: string): string {
+  return `refused tar member ${member}: hard link target ${target} is blocked for reading, and the link would give its content a readable name`;
+}
+
 export function deviceMember(member: string): string {
   return `refused tar member ${member}: device and fifo members are not extractable`;
 }
