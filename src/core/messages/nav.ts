@@ -71,7 +71,7 @@ export function referencesCapped(max: number, files: number, rest: number): stri
 }
 
 export function referencesSummary(hits: number, files: number, searched: number): string {
-  return `[${plural(hits, 'reference')} in ${plural(files, 'file')}; ${plural(searched, 'file')} with a grammar searched]`;
+  return `[${plural(hits, 'reference')} in ${plural(files, 'file')}; ${plural(searched, 'file')} holding the name parsed]`;
 }
 
 /** Which of a file's shown lines define, call, import or otherwise use the name. */
