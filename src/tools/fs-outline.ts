@@ -1,7 +1,8 @@
 // fs_outline: the symbols of files or directory trees (kind, name, line span, nesting) from the
 // language registry's definition rules, as a compact indented list under each file's ¶path#TAG
-// header, so the agent picks a symbol and reads it (fs_read `symbol` or `line_range`). Each
-// outlined text is recorded in the session history (no lines are marked as seen: none were shown).
+// header, so the agent picks a symbol and reads it (fs_read `symbol` or `line_range`). A file named
+// as a target is recorded in the session history (no lines marked as seen: none were shown); the
+// files of a walked directory are not.
 
 import { lstatSync } from 'node:fs';
 import { z } from 'zod';
@@ -67,8 +68,11 @@ export const fsOutlineTool = defineTool({
     let shown = 0;
     let capped = false;
     const max = args.max_results;
-    const add = (real: string, display: string, text: string, tag: string, symbols: OutlineSymbol[]): void => {
-      engine.history.record(real, text, tag);
+    const add = (real: string, display: string, text: string, tag: string, symbols: OutlineSymbol[], record: boolean): void => {
+      // a file named as a target is recorded (its tag is then good for an edit); the files of a walked
+      // tree are not, so that outlining a large tree never pushes the files being edited out of the
+      // session history (it keeps the 50 most recent)
+      if (record) engine.history.record(real, text, tag);
       const room = max - shown;
       if (room <= 0) {
         capped = true;
@@ -99,7 +103,7 @@ export const fsOutlineTool = defineTool({
         try {
           const loaded = await loadForParse(engine.guard, rp, call.signal);
           const tree = parseCached(lang, loaded.text);
-          add(rp.real, rp.display, loaded.text, loaded.tag, tree ? outlineOf(lang, tree) : []);
+          add(rp.real, rp.display, loaded.text, loaded.tag, tree ? outlineOf(lang, tree) : [], true);
         } catch (e) {
           results.push(warning(rp.display, toHashlineError(e).message));
         }
@@ -118,7 +122,7 @@ export const fsOutlineTool = defineTool({
         const symbols = outlineOf(f.lang, f.root);
         if (symbols.length === 0) continue;
         any = true;
-        add(f.real, f.display, f.file.text, f.file.tag, symbols);
+        add(f.real, f.display, f.file.text, f.file.tag, symbols, false);
         if (capped || shown >= max) {
           capped ||= done < total;
           if (capped) notes.push(outlineCapped(max, results.filter((r) => r.header !== '').length, total - done));

@@ -7,7 +7,7 @@
 import { lstatSync } from 'node:fs';
 import { z } from 'zod';
 import { HashlineError } from '../core/errors.js';
-import { invalidName, referenceRoles, referencesCapped, referencesSummary } from '../core/messages/nav.js';
+import { fileLimitReached, invalidName, referenceRoles, referencesCapped, referencesSummary } from '../core/messages/nav.js';
 import { noGrammar } from '../core/messages/read.js';
 import { ReplyBudget } from '../core/reply-budget.js';
 import type { DecodedFile } from '../io/file-cache.js';
@@ -102,9 +102,10 @@ export const fsReferencesTool = defineTool({
           continue;
         }
         take(f.real, f.display, f.file, referencesIn(f.lang, f.root, args.name));
-        if (shown >= max || budget.exhausted) {
+        if (shown >= max || budget.exhausted || results.length >= engine.history.limits.maxPaths) {
           rest = total - searched;
           capped ||= rest > 0;
+          if (rest > 0 && results.length >= engine.history.limits.maxPaths) notes.push(fileLimitReached(results.length));
           break;
         }
       }

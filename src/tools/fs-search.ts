@@ -4,14 +4,14 @@
 // read through the warm file cache (io/file-cache.ts): the bytes of a file are only searched until
 // they match, and a file that matches is read again with every check before anything is shown.
 // Binary files (a NUL byte) are skipped; files over 2 MiB are skipped in a tree (named in a note)
-// and searched up to 16 MiB when given as the path. Past max_results the search goes on counting
-// only, so the totals are whole.
+// and searched up to 16 MiB when given as the path. Past max_results (or the 50 files the session
+// history keeps) the search goes on counting only, so the totals are whole.
 
 import { lstatSync } from 'node:fs';
 import { z } from 'zod';
 import { HashlineError } from '../core/errors.js';
 import { matchesAny, matchLines } from '../core/line-matches.js';
-import { binarySkipped, largeSkipped, moreMatchesInFile, replyLimitReached, searchCapped, searchSummary } from '../core/messages/nav.js';
+import { binarySkipped, fileLimitReached, largeSkipped, moreMatchesInFile, replyLimitReached, searchCapped, searchSummary } from '../core/messages/nav.js';
 import { compileGlob } from '../core/path-glob.js';
 import { ReplyBudget } from '../core/reply-budget.js';
 import { compileSearchPattern, type SearchPattern } from '../core/search-pattern.js';
@@ -83,6 +83,7 @@ interface Tally {
   binary: number;
   large: string[];
   budgetHit: boolean;
+  filesHit: boolean;
 }
 
 export const fsSearchTool = defineTool({
@@ -105,8 +106,11 @@ export const fsSearchTool = defineTool({
     if (!rp.exists) throw new HashlineError('not_found', `\`${rp.display}\` does not exist`, { details: { path: rp.display } });
     const st = lstatSync(rp.real);
     const budget = new ReplyBudget();
-    const t: Tally = { results: [], shown: 0, totalHits: 0, totalFiles: 0, searched: 0, binary: 0, large: [], budgetHit: false };
+    const t: Tally = { results: [], shown: 0, totalHits: 0, totalFiles: 0, searched: 0, binary: 0, large: [], budgetHit: false, filesHit: false };
     const max = args.max_results;
+    // every file shown is recorded in the session history, which keeps the most recent files only:
+    // show no more than it keeps, so every tag shown can be edited from
+    const maxFiles = engine.history.limits.maxPaths;
 
     const show = (file: HitFile, text: string): void => {
       const src = textLines(text);
@@ -117,7 +121,8 @@ export const fsSearchTool = defineTool({
       t.totalFiles++;
       const counted = found.more || hits.length > room ? countHits(text, src.total) : hits.length;
       t.totalHits += counted;
-      if (room <= 0 || budget.exhausted) {
+      if (room <= 0 || budget.exhausted || t.results.length >= maxFiles) {
+        t.filesHit ||= t.results.length >= maxFiles && room > 0;
         t.budgetHit ||= budget.exhausted && room > 0;
         return;
       }
@@ -162,7 +167,8 @@ export const fsSearchTool = defineTool({
           continue;
         }
         if (!mayMatch(entry, pattern, needle)) continue;
-        if (t.shown >= max || budget.exhausted) {
+        if (t.shown >= max || budget.exhausted || t.results.length >= maxFiles) {
+          t.filesHit ||= t.results.length >= maxFiles && t.shown < max;
           // past the cap: count only (the bytes are not shown)
           const text = rawText(entry);
           const n = countHits(text, textLines(text).total);
@@ -183,6 +189,7 @@ export const fsSearchTool = defineTool({
     const capped = t.totalHits > t.shown;
     const notes: string[] = [];
     if (t.budgetHit) notes.push(replyLimitReached());
+    if (t.filesHit) notes.push(fileLimitReached(maxFiles));
     if (t.binary > 0) notes.push(binarySkipped(t.binary));
     if (t.large.length > 0) notes.push(largeSkipped(t.large, MAX_CACHED_FILE_BYTES / (1024 * 1024)));
     notes.push(capped ? searchCapped(max, t.totalHits, t.totalFiles) : searchSummary(t.totalHits, t.totalFiles, t.searched));

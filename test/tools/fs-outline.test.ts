@@ -52,12 +52,18 @@ test('a file: kinds, names, spans and nesting under its tag; locals left out', a
   ].join('\n'));
 });
 
-test('a directory: each file with a grammar, in order; the tag is good for fs_edit', async () => {
+test('a directory: each file with a grammar, in order; a named file\'s tag is good for fs_edit', async () => {
   const r = await mcp.call('fs_outline', { targets: [{ path: 'src' }] });
   const out = r.structuredContent as { results: Array<{ path: string; file_hash: string; symbols: Array<{ kind: string; name: string; depth: number }> }> };
   assert.deepEqual(out.results.map((x) => x.path), ['src/server.ts', 'src/util.py']);
   assert.deepEqual(out.results[1]!.symbols.map((s) => `${s.depth}:${s.kind}:${s.name}`), ['0:class:Util', '1:variable:size', '1:function:run', '0:function:helper']);
-  const e = await mcp.call('fs_edit', { targets: [{ path: 'src/util.py', file_hash: out.results[1]!.file_hash, ops: 'replace 9:\n+    return None' }] });
+  // a file named as a target is recorded, so its tag is good for an edit; the files of a walked tree are not
+  const walked = await mcp.call('fs_edit', { targets: [{ path: 'src/util.py', file_hash: out.results[1]!.file_hash, ops: 'replace 9:\n+    return None' }] });
+  assert.equal((walked.structuredContent as { code: string }).code, 'tag_unknown');
+  const named = await mcp.call('fs_outline', { targets: [{ path: 'src/util.py' }] });
+  const tag = (named.structuredContent as { results: Array<{ file_hash: string }> }).results[0]!.file_hash;
+  assert.equal(tag, out.results[1]!.file_hash);
+  const e = await mcp.call('fs_edit', { targets: [{ path: 'src/util.py', file_hash: tag, ops: 'replace 9:\n+    return None' }] });
   assert.equal(e.isError, undefined, textOf(e));
 });
 

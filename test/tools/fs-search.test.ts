@@ -162,3 +162,17 @@ test('a bad regex is a coded error with the position; an empty pattern and a bad
   const missing = await mcp.call('fs_search', { pattern: 'x', path: 'nope' });
   assert.match(textOf(missing), /^\[not_found\]/);
 });
+
+test('hits from more files than the session history keeps are counted, not shown, so every tag shown is editable', async () => {
+  const dir = path.join(sb.root, 'many-files');
+  await fsp.mkdir(dir);
+  for (let i = 0; i < 60; i++) await fsp.writeFile(path.join(dir, `f${String(i).padStart(2, '0')}.txt`), `zebra ${i}\n`);
+  const { r, out } = await search({ pattern: 'zebra', path: 'many-files', context: 0 });
+  assert.equal(out.results.length, 50);
+  assert.equal(out.total_files, 60);
+  assert.equal(out.capped, true);
+  assert.match(textOf(r), /\[Hits shown from the first 50 files only \(the session history keeps 50 files, so every tag shown stays editable\)/);
+  const first = out.results[0]!;
+  const e = await mcp.call('fs_edit', { targets: [{ path: first.path, file_hash: first.file_hash, ops: 'replace 1:\n+zebra edited' }] });
+  assert.equal(e.isError, undefined, textOf(e));
+});

@@ -35,6 +35,11 @@ export function replyLimitReached(): string {
   return '[The reply reached its size limit; narrow `path` or `glob`, or lower `context`, to see the rest]';
 }
 
+/** The hits of more files than the session history keeps are counted, not shown. */
+export function fileLimitReached(files: number): string {
+  return `[Hits shown from the first ${files} files only (the session history keeps ${files} files, so every tag shown stays editable); narrow \`path\` or \`glob\` to see the rest]`;
+}
+
 export function binarySkipped(n: number): string {
   return `[${plural(n, 'binary file')} skipped]`;
 }
