@@ -46,9 +46,15 @@ export async function loadIgnore(dir: string): Promise<Rules | null> {
 
 /**
  * The .gitignore rules of the directories from the root down to `dir`'s parent: a walk started
- * below the root reads only the files from its start down, so these are applied on top.
+ * below the root reads only the files from its start down, so these are applied on top. None when
+ * they ignore `dir` itself: a directory named explicitly is walked as if it were not ignored.
  */
 export async function ancestorRules(rootReal: string, dir: string): Promise<IgnoreRules[]> {
+  const rules = await rulesAbove(rootReal, dir);
+  return ignored(rules, dir, true) ? [] : rules;
+}
+
+async function rulesAbove(rootReal: string, dir: string): Promise<IgnoreRules[]> {
   if (dir === rootReal || !dir.startsWith(`${rootReal === '/' ? '' : rootReal}/`)) return [];
   const parts = dir.slice(rootReal.length).split('/').filter((p) => p !== '');
   const out: IgnoreRules[] = [];

@@ -86,3 +86,10 @@ test('errors: a missing path, a path outside, a link out of the root', async () 
   assert.match(textOf(await mcp.call('fs_list', { path: '../outside' })), /^\[path_outside_root\]/);
   assert.match(textOf(await mcp.call('fs_list', { path: 'escape' })), /^\[symlink_escape\]/);
 });
+
+test('a directory that .gitignore excludes, named explicitly, is listed and searched', async () => {
+  const { out } = await list({ path: 'build' });
+  assert.deepEqual(out.entries.map((e) => e.path), ['build/out.js']);
+  const s = await mcp.call('fs_search', { pattern: 'z', path: 'build' });
+  assert.deepEqual((s.structuredContent as { results: Array<{ path: string }> }).results.map((r) => r.path), ['build/out.js']);
+});
