@@ -31,6 +31,8 @@ before(async () => {
   await fsp.symlink(sb.outside, path.join(sb.root, 'escape'));
   await fsp.symlink('src/app.ts', path.join(sb.root, 'app-link.ts'));
   mcp = await connectMcp(['--root', sb.root]);
+  // with the tools listed, the client checks every result against its tool's output schema
+  await mcp.client.listTools();
 });
 after(async () => {
   await mcp?.close();

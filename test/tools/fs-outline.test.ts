@@ -32,6 +32,8 @@ before(async () => {
     'src/notes.txt': 'no grammar here\n',
   });
   mcp = await connectMcp(['--root', sb.root]);
+  // with the tools listed, the client checks every result against its tool's output schema
+  await mcp.client.listTools();
 });
 after(async () => {
   await mcp?.close();

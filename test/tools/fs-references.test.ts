@@ -57,6 +57,8 @@ let mcp: McpSession;
 before(async () => {
   sb = await makeSandbox(FILES);
   mcp = await connectMcp(['--root', sb.root]);
+  // with the tools listed, the client checks every result against its tool's output schema
+  await mcp.client.listTools();
 });
 after(async () => {
   await mcp?.close();

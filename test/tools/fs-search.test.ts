@@ -36,6 +36,8 @@ before(async () => {
     'many.txt': lines(40, (i) => `item ${i} TODO`),
   });
   mcp = await connectMcp(['--root', sb.root]);
+  // with the tools listed, the client checks every result against its tool's output schema
+  await mcp.client.listTools();
 });
 after(async () => {
   await mcp?.close();
