@@ -33,6 +33,8 @@ export interface BatchOptions {
   progress?: (done: number, total: number) => void;
   /** Hand back the old bytes of files up to this size in each outcome (`before`), e.g. for the history. */
   keepBefore?: number;
+  /** Runs after the preflight of every file, under the locks, before the first change (a last veto). */
+  afterPreflight?: (() => Promise<void>) | undefined;
   /** Test seam: called before change i is applied. */
   beforeApply?: ((index: number) => Promise<void> | void) | undefined;
 }
@@ -156,6 +158,7 @@ export async function commitBatch(
         throw naming(e, primary(c).display, {});
       }
     }
+    await options.afterPreflight?.();
     const undos: Undo[] = [];
     const outcomes: ChangeOutcome[] = [];
     let current = 0;

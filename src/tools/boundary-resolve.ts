@@ -1,0 +1,16 @@
+// The boundary family's path resolution for a change: the guard's verdict for writing (which is
+// also the policy for deleting and renaming), with the entry's own path named in the error
+// (`details.filePath`), so a refusal in a batch says which entry it was.
+
+import { HashlineError, toHashlineError } from '../core/errors.js';
+import type { ResolvedPath } from '../io/path-guard.js';
+import type { Engine } from './engine.js';
+
+export async function resolveEntry(engine: Engine, filePath: string, extra: Record<string, unknown> = {}): Promise<ResolvedPath> {
+  try {
+    return await engine.guard.resolve(filePath, 'write');
+  } catch (e) {
+    const err = toHashlineError(e);
+    throw new HashlineError(err.code, err.message, { details: { filePath, ...extra, ...(err.details ?? {}) }, cause: e });
+  }
+}
