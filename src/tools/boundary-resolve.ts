@@ -6,9 +6,10 @@ import { HashlineError, toHashlineError } from '../core/errors.js';
 import type { ResolvedPath } from '../io/path-guard.js';
 import type { Engine } from './engine.js';
 
-export async function resolveEntry(engine: Engine, filePath: string, extra: Record<string, unknown> = {}): Promise<ResolvedPath> {
+/** Resolves `input` for a change; a refusal names the entry `filePath` (default: `input` itself) and `extra`. */
+export async function resolveEntry(engine: Engine, input: string, filePath: string = input, extra: Record<string, unknown> = {}): Promise<ResolvedPath> {
   try {
-    return await engine.guard.resolve(filePath, 'write');
+    return await engine.guard.resolve(input, 'write');
   } catch (e) {
     const err = toHashlineError(e);
     throw new HashlineError(err.code, err.message, { details: { filePath, ...extra, ...(err.details ?? {}) }, cause: e });

@@ -31,7 +31,7 @@ export const Chattr = z.strictObject({
     .min(0)
     .max(0o7777)
     .superRefine((mode, ctx) => {
-      if ((mode & 0o7000) !== 0) {
+      if (Number.isInteger(mode) && mode >= 0 && mode <= 0o7777 && (mode & 0o7000) !== 0) {
         ctx.addIssue({
           code: 'custom',
           message: `chmod ${mode} (0o${mode.toString(8)}) sets setuid, setgid or sticky bits, which are refused: permission bits 0..0o777 only`,

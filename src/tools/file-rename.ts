@@ -50,7 +50,7 @@ export const fileRenameTool = defineTool({
     // the whole batch's policy first: the sources for changing them, the destinations for writing
     for (const [filePath, entry] of Object.entries(args.files)) {
       const from = await resolveEntry(engine, filePath);
-      const to = await resolveEntry(engine, entry.destination, { destination: entry.destination });
+      const to = await resolveEntry(engine, entry.destination, filePath, { destination: entry.destination });
       changes.push({ kind: 'rename', from, to, expectedSha256: entry.expectedSha256?.toLowerCase(), createParents: true });
     }
     const outcomes = await commitBatch(engine.guard, engine.locks, changes, {
