@@ -114,8 +114,15 @@ test('a batch deleting a file and its only importer goes through, and removes th
   assert.deepEqual(data.files.map((f) => [f.filePath, f.forcedImporters.length]), [['pair/lib.ts', 0], ['pair/only.ts', 0]]);
   assert.deepEqual(data.removedDirectories, ['pair']);
   await assert.rejects(fsp.stat(at('pair')));
+  const read = (await mcp.call('fs_read', { targets: [{ path: 'nested/deeper/note.txt' }] })) as CallToolResult;
+  const tag = (read.structuredContent as { results: Array<{ file_hash: string }> }).results[0]!.file_hash;
   const nested = await ok<Deleted>(mcp, 'file_delete', { files: entry('nested/deeper/note.txt') });
   assert.deepEqual(nested.removedDirectories, ['nested', 'nested/deeper']);
+  await assert.rejects(fsp.stat(at('nested')));
+  // fs_rollback recreates the deleted file with the directories its delete removed
+  const back = (await mcp.call('fs_rollback', { path: 'nested/deeper/note.txt', hash: tag })) as CallToolResult;
+  assert.notEqual(back.isError, true, JSON.stringify(back.structuredContent));
+  assert.equal(await fsp.readFile(at('nested/deeper/note.txt'), 'utf8'), 'note\n');
 });
 
 test('a language without an import scanner cannot be proven unreferenced: refused unless forced, then reported as bypassed', async () => {
