@@ -2,12 +2,14 @@
 // changing (deleting) it and every destination for writing it before anything moves; no two
 // entries may name the same file (chains and swaps are separate calls); no destination may exist;
 // source hashes are required unless [safety] require_hash = false (a supplied one is always
-// checked). Renames never replace: a hard link at the destination, then the source unlinked
+// checked); a file the read policy refuses may only move to a name it refuses too. Renames never replace: a hard link at the destination, then the source unlinked
 // (io/batch-steps.ts); missing destination parents are created and removed again on failure.
 // A failure part-way moves every file back. Not crash-atomic: see the README.
 
 import { z } from 'zod';
+import { HashlineError } from '../core/errors.js';
 import { commitBatch, type FileChange } from '../io/batch-commit.js';
+import { readAdmitted } from '../io/read-admission.js';
 import { forgetFile } from '../lang/symbol-search.js';
 import { fileRecord } from './boundary-batch.js';
 import { resolveEntry } from './boundary-resolve.js';
@@ -51,6 +53,12 @@ export const fileRenameTool = defineTool({
     for (const [filePath, entry] of Object.entries(args.files)) {
       const from = await resolveEntry(engine, filePath);
       const to = await resolveEntry(engine, entry.destination, filePath, { destination: entry.destination });
+      // a rename must not carry a file the read policy refuses to a name it admits (its content would become readable)
+      if (!readAdmitted(engine.guard, from) && readAdmitted(engine.guard, to)) {
+        throw new HashlineError('path_blocked', `\`${from.display}\` may not be read, so it may not be renamed to \`${to.display}\`, which may be: pick a destination the read policy refuses too`, {
+          details: { filePath, destination: entry.destination },
+        });
+      }
       changes.push({ kind: 'rename', from, to, expectedSha256: entry.expectedSha256?.toLowerCase(), createParents: true });
     }
     const outcomes = await commitBatch(engine.guard, engine.locks, changes, {
