@@ -157,6 +157,10 @@ test('hashes are required and checked; a directory and a missing file are refuse
   assert.equal(dir.code, 'is_directory');
   const gone = await fails(mcp, 'file_delete', { files: { 'nope.ts': { expectedSha256: sha256('') } } });
   assert.equal(gone.code, 'not_found');
+  await fsp.symlink('notes.txt', at('notes-link.txt'));
+  const link = await fails(mcp, 'file_delete', { files: { 'notes-link.txt': { expectedSha256: sha256(TREE['notes.txt']!) } } });
+  assert.equal(link.code, 'not_regular_file');
+  await fsp.unlink(at('notes-link.txt'));
   assert.deepEqual(await snapshotTree(sb.root), snap);
 });
 
