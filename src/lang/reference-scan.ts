@@ -2,8 +2,9 @@
 // deleted, with the line of each import. The root is inventoried once (the walk's rules: no links
 // followed, .git and node_modules skipped, .gitignore honoured, files the read policy refuses never
 // read); a file is a candidate when its language can import a target and its bytes hold the
-// target's module name (lang/import-targets.ts); each candidate is parsed once for the whole batch
-// and its imports resolved against every target. Imports from files the same batch deletes do not
+// target's module name (lang/import-targets.ts); each candidate is parsed at most once for the
+// whole batch (its imports are kept with the warm cache's entry, so an unchanged file is not parsed
+// again by a later batch) and its imports resolved against every target. Imports from files the same batch deletes do not
 // count. What keeps a target's scan from being proven complete is reported per target: a language
 // without an import scanner here, a candidate whose grammar is not installed or that could not be
 // read, a Go package without a readable go.mod, a Rust crate root.
@@ -20,7 +21,7 @@ import type { PathGuard } from '../io/path-guard.js';
 import { readVerifiedSync } from '../io/read-verified-sync.js';
 import { filesUnder } from '../io/tree-files.js';
 import { candidatesOf, familiesFor, names, needleFor, type ResolveContext, type Target } from './import-targets.js';
-import { importFamily, importsOf, type ImportFamily } from './imports.js';
+import { importFamily, importsOf, type ImportFamily, type ImportRef } from './imports.js';
 import { napi } from './napi.js';
 import { parseFiles, type ParsedFile } from './parse-files.js';
 import { isAvailable, languageForPath, type LanguageInfo } from './registry.js';
@@ -94,19 +95,35 @@ function specsOf(guard: PathGuard, real: string, deleting: ReadonlySet<string>, 
 
 /** The bytes of a file to test against the needles: the warm cache, or a verified read of a larger file. */
 function bytesOf(guard: PathGuard, real: string, display: string): Buffer | null | 'too_large' {
+  const cached = entryFor(real);
+  if (cached) return cached.bytes;
   let size: number;
   try {
     size = lstatSync(real).size;
   } catch {
     return null;
   }
-  if (size <= MAX_CACHED_FILE_BYTES) return entryFor(real)?.bytes ?? null;
+  if (size <= MAX_CACHED_FILE_BYTES) return null; // not a regular file, or gone
   if (size > MAX_SCANNED_BYTES) return 'too_large';
   try {
     return readVerifiedSync(guard, real, display, MAX_SCANNED_BYTES)?.bytes ?? null;
   } catch {
     return null;
   }
+}
+
+const IMPORTS_MEMO = 'imports';
+
+/** The imports found in a verified cache entry's bytes by an earlier scan (the entry is dropped when the file changes). */
+function memoImports(real: string): ImportRef[] | undefined {
+  const e = entryFor(real);
+  return e?.verified ? (e.memo.get(IMPORTS_MEMO) as ImportRef[] | undefined) : undefined;
+}
+
+/** Keeps the imports of a parsed file with its cache entry, when the entry still holds the text that was parsed. */
+function rememberImports(real: string, file: ParsedFile['file'], refs: ImportRef[]): void {
+  const e = entryFor(real);
+  if (e?.verified && e.decoded === file) e.memo.set(IMPORTS_MEMO, refs);
 }
 
 export async function scanReferences(
@@ -156,8 +173,8 @@ export async function scanReferences(
       return rustRoots.get(dir)!;
     },
   };
-  const record = (c: Candidate, file: Pick<ParsedFile, 'root' | 'file'>) => {
-    for (const ref of importsOf(c.lang, file.root, file.file.text)) {
+  const record = (c: Candidate, refs: ImportRef[]) => {
+    for (const ref of refs) {
       const cands = candidatesOf(ref, c.real, c.family, ctx);
       for (const s of c.specs) {
         if (s.target.real !== c.real && names(cands, s.target)) reports.get(s.target.real)!.importers.push({ filePath: c.display, line: ref.line });
@@ -165,15 +182,23 @@ export async function scanReferences(
     }
   };
   let parsed = 0;
-  const byDisplay = new Map(candidates.map((c) => [c.display, c]));
-  const { files } = await parseFiles(guard, candidates.map((c) => c.real), { signal: options.signal });
+  const toParse: Candidate[] = [];
+  for (const c of candidates) {
+    const known = memoImports(c.real);
+    if (known) record(c, known);
+    else toParse.push(c);
+  }
+  const byDisplay = new Map(toParse.map((c) => [c.display, c]));
+  const { files } = await parseFiles(guard, toParse.map((c) => c.real), { signal: options.signal });
   for await (const p of files) {
     const c = byDisplay.get(p.display);
     if (!c) continue;
     byDisplay.delete(p.display);
     if ('root' in p) {
       parsed++;
-      record(c, p);
+      const refs = importsOf(c.lang, p.root, p.file.text);
+      rememberImports(c.real, p.file, refs);
+      record(c, refs);
     } else {
       for (const s of c.specs) reports.get(s.target.real)!.unprovable.push(`${c.display}: could not be read (${p.message})`);
     }
@@ -184,7 +209,7 @@ export async function scanReferences(
     if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted: nothing was deleted');
     const text = parseDocAndText(c.bytes).text;
     parsed++;
-    record(c, { root: await napi().parseAsync(c.lang.id as Lang, text), file: { text, tag: '', utf8: true } });
+    record(c, importsOf(c.lang, await napi().parseAsync(c.lang.id as Lang, text), text));
   }
   for (const r of reports.values()) {
     const seen = new Set<string>();

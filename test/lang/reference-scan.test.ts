@@ -1,9 +1,10 @@
 // The reference scan of a delete batch, counted: each candidate is parsed once per batch whatever
-// the number of targets it might import; files without the target's name are never parsed;
+// the number of targets it might import, and not again by a later batch while it is unchanged; files without the target's name are never parsed;
 // importers the batch deletes do not count; an index file is found through `import "."`; a file
 // larger than the warm cache takes is still scanned.
 
 import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { scanReferences } from '../../src/lang/reference-scan.js';
@@ -27,6 +28,15 @@ test('each candidate is parsed once for the whole batch; files not naming a targ
   for (const [i, r] of reals.entries()) {
     assert.deepEqual(report.targets.get(r), { importers: [{ filePath: 'user.ts', line: i + 1 }], unprovable: [] });
   }
+  // a later batch reuses the imports of the unchanged file; a changed file is parsed again
+  const again = await scanReferences(engine.guard, reals, { deleting: new Set(reals) });
+  assert.equal(again.parsed, 0);
+  assert.deepEqual(again.targets, report.targets);
+  await fsp.writeFile(path.join(sb.root, 'user.ts'), "// moved down\nimport { one } from './one';\n");
+  const changed = await scanReferences(engine.guard, reals, { deleting: new Set(reals) });
+  assert.equal(changed.parsed, 1);
+  assert.deepEqual(changed.targets.get(reals[0]!)!.importers, [{ filePath: 'user.ts', line: 2 }]);
+  assert.deepEqual(changed.targets.get(reals[1]!)!.importers, []);
 });
 
 test('importers deleted in the same batch do not count; an index file is found through "." and its directory name', async () => {
