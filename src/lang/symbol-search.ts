@@ -9,7 +9,7 @@
 import { lstatSync } from 'node:fs';
 import type { Lang } from '@ast-grep/napi';
 import { napi } from './napi.js';
-import { HashlineError } from '../core/errors.js';
+import { HashlineError, toHashlineError } from '../core/errors.js';
 import { docTag, parseDocAndText } from '../core/text-doc.js';
 import type { PathGuard } from '../io/path-guard.js';
 import { readForPrefilter } from '../io/read-for-prefilter.js';
@@ -168,7 +168,7 @@ export async function searchSymbol(
       if (!entry || entry.bytes.indexOf(needle) < 0) continue;
       pending.push({ i, lang, entry });
     } catch (e) {
-      results[i] = { display: guard.display(real), message: (e as Error).message };
+      results[i] = { display: guard.display(real), message: toHashlineError(e).message };
     }
   }
   // parse the candidates a few at a time in walk order (ast-grep parses off the main thread), and
@@ -189,7 +189,7 @@ export async function searchSymbol(
           found++;
         }
       } catch (e) {
-        results[i] = { display, message: (e as Error).message };
+        results[i] = { display, message: toHashlineError(e).message };
       }
     }));
   }

@@ -21,12 +21,15 @@ export interface Daemon {
 export interface DaemonOptions extends Partial<Omit<HttpServerOptions, 'tools'>> {
   files?: Record<string, string | Uint8Array>;
   block?: string[];
+  /** Absolute paths (outside the root) to allow-list. */
+  allow?: string[] | ((sandbox: Sandbox) => string[]);
 }
 
 export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> {
   const sandbox = await makeSandbox(options.files ?? {});
-  const config = mergeConfig({ root: sandbox.root, allow: [], block: (options.block ?? []).map((b) => path.join(sandbox.root, b)), readAllow: [], readBlock: [] });
-  const engine = await createEngine(config, { lockDir: path.join(sandbox.base, 'locks') });
+  const allow = typeof options.allow === 'function' ? options.allow(sandbox) : (options.allow ?? []);
+  const config = mergeConfig({ root: sandbox.root, allow, block: (options.block ?? []).map((b) => path.join(sandbox.root, b)), readAllow: [], readBlock: [] });
+  const engine = await createEngine(config);
   const { app } = await createHttpServer(engine, {
     tools: ALL_TOOLS,
     host: '127.0.0.1',
