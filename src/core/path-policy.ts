@@ -4,7 +4,8 @@
 
 import path from 'node:path';
 import { HashlineError } from './errors.js';
-import { permissionDenied } from './messages/guard.js';
+import { pathHasLockName } from './lock-names.js';
+import { LOCK_FILE_REASON, permissionDenied } from './messages/guard.js';
 
 export type Scope = 'read' | 'write';
 
@@ -72,10 +73,15 @@ function lists(config: PathPolicyConfig, scope: Scope): { allow: readonly string
 
 /** Decides a normalized absolute path against the policy, with no disk access. */
 export function decide(abs: string, config: PathPolicyConfig, scope: Scope): Verdict {
+  // hashline's own lock files (core/lock-names.ts) are never read, written or listed by a tool:
+  // any component below the root so named, or the last one of a path outside it
+  const inRoot = isWithin(abs, config.root);
+  if (pathHasLockName(inRoot ? abs.slice(config.root.length) : abs.slice(abs.lastIndexOf('/')))) {
+    return { kind: 'denied', abs, code: 'path_blocked', reason: LOCK_FILE_REASON };
+  }
   const { allow, block } = lists(config, scope);
   const blocked = block.some((b) => isWithin(abs, b));
   const allowListed = allow.some((a) => a === abs);
-  const inRoot = isWithin(abs, config.root);
   if (blocked && allowListed) {
     return { kind: 'conflict', abs, reason: 'Security Alert: path is in both blocklist and allowlist.' };
   }
