@@ -16,7 +16,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { list as tarList, Parser, type ReadEntry } from 'tar';
 import { HashlineError, isHashlineError } from '../core/errors.js';
-import { permissionDenied } from '../core/messages/guard.js';
 import {
   EXTRACTION_PATH_ABSOLUTE,
   MALFORMED_BODY,
@@ -126,9 +125,7 @@ function diskLinks(root: string) {
 function policy(guard: PathGuard, root: string) {
   return (rel: string, scope: Scope): HashlineError | null => {
     const abs = rel === '' ? root : path.join(root, rel);
-    return guard.admitsReal(abs, scope)
-      ? null
-      : new HashlineError('path_blocked', permissionDenied(guard.display(abs), 'path is in blocklist'));
+    return guard.refusalOfReal(abs, scope);
   };
 }
 

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fchownSync, fsync as fsyncCallback, linkSync, lstatSync, openSync, promises as fsp, readlinkSync, renameSync, unlinkSync, write as writeCallback, writeSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { HashlineError } from '../core/errors.js';
+import { errnoText, HashlineError } from '../core/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
 
@@ -80,7 +80,8 @@ function closeQuietly(fd: number | undefined): void {
   }
 }
 
-function openAnchoredDir(guard: PathGuard, dir: string, display: string): AnchoredDir {
+/** `target`: the name in `dir` the caller will create or replace (the policy may admit it alone: see admitsParentOf). */
+function openAnchoredDir(guard: PathGuard, dir: string, display: string, target: string): AnchoredDir {
   let fd: number;
   try {
     fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
@@ -90,7 +91,7 @@ function openAnchoredDir(guard: PathGuard, dir: string, display: string): Anchor
       throw new HashlineError('not_found', `cannot write \`${display}\`: its parent directory does not exist`, { cause: e });
     }
     if (code === 'ELOOP' || code === 'ENOTDIR') throw new HashlineError('link_swapped', linkSwapped(display), { cause: e });
-    throw new HashlineError('io_error', `failed to write \`${display}\`: ${(e as Error).message}`, { cause: e });
+    throw new HashlineError('io_error', `failed to write \`${display}\`: ${errnoText(e)}`, { cause: e });
   }
   if (!HAS_PROC_FD) return { fd, prefix: dir };
   let actual: string;
@@ -99,7 +100,7 @@ function openAnchoredDir(guard: PathGuard, dir: string, display: string): Anchor
   } catch {
     return { fd, prefix: dir };
   }
-  if (actual !== dir || !guard.admitsReal(actual, 'write')) {
+  if (actual !== dir || !guard.admitsParentOf(actual, target, 'write')) {
     closeQuietly(fd);
     throw new HashlineError('link_swapped', linkSwapped(display), { details: { opened: actual } });
   }
@@ -132,7 +133,7 @@ async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise<string
     if (!guard.admitsReal(d, 'write')) {
       throw new HashlineError('path_outside_root', `permission denied: cannot create \`${guard.display(d)}\``);
     }
-    const parent = openAnchoredDir(guard, path.dirname(d), rp.display);
+    const parent = openAnchoredDir(guard, path.dirname(d), rp.display, d);
     try {
       await fsp.mkdir(`${parent.prefix}/${path.basename(d)}`);
     } finally {
@@ -180,7 +181,7 @@ export async function writeAtomic(
   let tempPath: string | undefined;
   let renamed = false;
   try {
-    anchored = openAnchoredDir(guard, dir, rp.display);
+    anchored = openAnchoredDir(guard, dir, rp.display, target);
     const targetPath = `${anchored.prefix}/${name}`;
     const existing: Stats | null = lstatSync(targetPath, { throwIfNoEntry: false }) ?? null;
     if (existing !== null) {
@@ -233,7 +234,7 @@ export async function writeAtomic(
       for (const d of madeDirs.reverse()) await fsp.rmdir(d).catch(() => undefined);
     }
     if (e instanceof HashlineError) throw e;
-    throw new HashlineError('io_error', `failed to write \`${rp.display}\`: ${(e as Error).message}`, { cause: e });
+    throw new HashlineError('io_error', `failed to write \`${rp.display}\`: ${errnoText(e)}`, { cause: e });
   } finally {
     closeQuietly(anchored?.fd);
   }

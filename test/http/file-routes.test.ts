@@ -204,7 +204,12 @@ describe('an upload cut short', () => {
           },
         });
         await assert.rejects(d.call(`/v1/fs/file?${q({ path: target })}`, { method: 'PUT', body, signal: ac.signal }));
-        for (let i = 0; i < 50 && (await tempFiles(d.sandbox.root)).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+        // the server goes on with the request after the client gave up (it may create its temp file
+        // only then): wait until no temp file has been seen for 10 polls in a row
+        for (let i = 0, clear = 0; i < 100 && clear < 10; i++) {
+          clear = (await tempFiles(d.sandbox.root)).length === 0 ? clear + 1 : 0;
+          await new Promise((r) => setTimeout(r, 20));
+        }
         assert.deepEqual(await tempFiles(d.sandbox.root), []);
       }
       assert.equal(await fsp.readFile(path.join(d.sandbox.root, 'kept.txt'), 'utf8'), 'old\n');

@@ -23,13 +23,16 @@ export interface DaemonOptions extends Partial<Omit<HttpServerOptions, 'tools'>>
   block?: string[];
   /** Paths (relative to the root) the read policy refuses. */
   readBlock?: string[];
+  /** Absolute paths (outside the root) to allow-list. */
+  allow?: string[] | ((sandbox: Sandbox) => string[]);
 }
 
 export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> {
   const sandbox = await makeSandbox(options.files ?? {});
   const inRoot = (list: string[] | undefined) => (list ?? []).map((b) => path.join(sandbox.root, b));
-  const config = mergeConfig({ root: sandbox.root, allow: [], block: inRoot(options.block), readAllow: [], readBlock: inRoot(options.readBlock) });
-  const engine = await createEngine(config, { lockDir: path.join(sandbox.base, 'locks') });
+  const allow = typeof options.allow === 'function' ? options.allow(sandbox) : (options.allow ?? []);
+  const config = mergeConfig({ root: sandbox.root, allow, block: inRoot(options.block), readAllow: [], readBlock: inRoot(options.readBlock) });
+  const engine = await createEngine(config);
   const { app } = await createHttpServer(engine, {
     tools: ALL_TOOLS,
     host: '127.0.0.1',
