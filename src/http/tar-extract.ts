@@ -132,10 +132,16 @@ function policy(guard: PathGuard, root: string) {
   };
 }
 
-/** Lists and checks the whole archive; throws the first refusal, or `malformed_body`. */
-async function preScan(spooled: FileHandle, root: string, guard: PathGuard, limits: HttpLimits): Promise<void> {
+/**
+ * Lists and checks the whole archive; throws the first refusal, or `malformed_body`. An archive
+ * must end with its end-of-archive (zero) block: without it, a body cut on a member boundary or
+ * inside a member header would pass for a shorter archive (the parser drops a partial header).
+ * Returns the check, whose `bytes` is the total of the members' data.
+ */
+async function preScan(spooled: FileHandle, root: string, guard: PathGuard, limits: HttpLimits): Promise<ArchiveCheck> {
   const check = new ArchiveCheck({ maxMembers: limits.maxTarMembers, maxBytes: limits.maxTarBytes }, diskLinks(root), policy(guard, root));
   let refusal: unknown;
+  let ended = false;
   try {
     const parser = tarList({
       strict: true,
@@ -148,11 +154,14 @@ async function preScan(spooled: FileHandle, root: string, guard: PathGuard, limi
         }
       },
     }) as unknown as TarSink;
+    parser.once('nullBlock', () => (ended = true));
     await feed(spooled, parser, 'end');
   } catch (e) {
     if (refusal === undefined) throw new HashlineError('malformed_body', MALFORMED_BODY, { cause: e });
   }
   if (refusal !== undefined) throw refusal;
+  if (!ended) throw new HashlineError('malformed_body', MALFORMED_BODY, { details: { reason: 'no end-of-archive block' } });
+  return check;
 }
 
 function causeChain(e: unknown): unknown[] {

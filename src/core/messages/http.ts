@@ -60,6 +60,10 @@ export function linkTargetOutside(member: string, target: string): string {
   return `refused tar member ${member}: link target ${target} resolves outside the root`;
 }
 
+export function linkClimbsBack(member: string, target: string): string {
+  return `refused tar member ${member}: link target ${target} climbs out of a component it entered (.. after a name), which a link there could redirect outside the root; give the target with every .. first`;
+}
+
 export function deviceMember(member: string): string {
   return `refused tar member ${member}: device and fifo members are not extractable`;
 }
