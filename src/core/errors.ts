@@ -47,6 +47,7 @@ export const ERROR_CODES = {
   unauthorized: 'missing or wrong bearer token',
   forbidden: 'the request is not allowed',
   malformed_body: 'the request body is malformed or truncated',
+  request_timeout: 'the request body stalled, or did not arrive in time',
   insufficient_storage: 'the target file system is below its free-space reserve',
   tar_member_refused: 'a tar member breaks the extraction rules (escape, link out, device)',
   internal: 'an unexpected internal failure',

@@ -23,6 +23,7 @@ import { memberEscapes, memberThroughLink } from '../core/messages/http.js';
 import { tempNameFor, writeAtomic } from '../io/atomic-write.js';
 import { descriptorPath } from '../io/open-verified.js';
 import type { Engine } from '../tools/engine.js';
+import type { ReserveWatch } from './disk-space.js';
 import { lexicalParts, memberMode } from './tar-rules.js';
 
 const FILE_TYPES = new Set(['File', 'OldFile', 'ContiguousFile']);
@@ -48,12 +49,15 @@ export class MemberWriter {
     private readonly engine: Engine,
     /** The extraction root: a real path (no link on it), existing. */
     private readonly root: string,
+    /** Free space against what is still to come: checked before members and while their data lands. */
+    private readonly watch?: ReserveWatch,
   ) {}
 
   /** Writes one member; consumes (or drains) the entry's data. */
   async write(entry: ReadEntry): Promise<void> {
     const parts = lexicalParts(entry.path);
     if (parts === null) throw new HashlineError('tar_member_refused', memberEscapes(entry.path)); // the pre-scan refused it already
+    await this.watch?.member(entry.size ?? 0);
     if (FILE_TYPES.has(entry.type)) return this.file(entry, parts, memberMode('file', entry.mode));
     entry.resume();
     if (entry.type === 'Directory') return this.directory(entry.path, parts, memberMode('directory', entry.mode));
@@ -169,7 +173,7 @@ export class MemberWriter {
       if ((await statOrNull(abs))?.isSymbolicLink()) await this.inParent(member, abs, (at, name) => fsp.unlink(at(name)));
       const rp = await guard.resolve(abs, 'write');
       if (rp.real !== abs) throw this.refuse(member, parts.slice(0, -1).join('/'));
-      await writeAtomic(guard, rp, entry, { createParents: true, mode });
+      await writeAtomic(guard, rp, this.watch ? this.watch.through(entry) : entry, { createParents: true, mode });
     });
   }
 
