@@ -4,13 +4,14 @@
 // owner; fsync; rename; fsync of the directory) but in phases, each run concurrently: write every
 // temporary file, fsync them, rename them, then fsync each directory once. Only the calls that may
 // wait on the disk (create, fsync, rename) go to the thread pool; writing into the page cache,
-// chmod and close are made in place.
+// chmod and close are made in place. Every target is a rewrite, so its mode is kept less the
+// setuid and setgid bits (as atomic-write.ts does, owner first, then the mode).
 
 import { closeSync, constants, fchmodSync, fchownSync, fsync, open, openSync, promises as fsp, readlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { errnoText, HashlineError, toHashlineError } from '../core/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
-import { tempNameFor } from './atomic-write.js';
+import { REWRITE_KEEPS, tempNameFor } from './atomic-write.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
 
 export interface BatchWrite {
@@ -115,7 +116,6 @@ async function writeTemp(p: Pending): Promise<void> {
   p.fd = fd;
   let off = 0;
   while (off < data.length) off += writeSync(fd, data, off, data.length - off, off);
-  fchmodSync(fd, mode & 0o7777);
   if (owner && (owner.uid !== 0 || owner.gid !== 0)) {
     try {
       fchownSync(fd, owner.uid, owner.gid);
@@ -123,6 +123,7 @@ async function writeTemp(p: Pending): Promise<void> {
       // keeping the owner is best effort
     }
   }
+  fchmodSync(fd, mode & REWRITE_KEEPS);
 }
 
 function closeFd(p: Pending): void {

@@ -5,6 +5,16 @@
 // swapped for a link mid-write cannot redirect anything. Writes go to the resolved real path,
 // so writing through an in-bounds symbolic link updates its target and keeps the link.
 //
+// A rewrite of an existing file keeps its owner (where this process may set it) and its mode less
+// the setuid and setgid bits: the kernel drops those on a write by anyone but a privileged
+// process, and a new inode with new content must not inherit a privilege granted to the old one.
+// The owner is set first and the mode after it, so the result does not hang on whether the
+// kernel clears those bits on a chown.
+//
+// With `commit`, the data is written and synced first and only the commit (the check of what
+// stands at the target, owner and mode, the rename) runs inside the wrapper: HTTP PUT takes the
+// path's lock there, so a slow body never holds it.
+//
 // Calls that only touch memory (opening the directory, reading its descriptor's path, lstat,
 // creating the temporary file, writing a buffer, chmod, close, rename) are made synchronously:
 // each costs microseconds, a thread-pool round trip costs more. The calls that wait for the disk
@@ -30,6 +40,8 @@ export interface AtomicWriteOptions {
   exclusive?: boolean;
   /** Owner and group to give the file (the operating system decides whether that is permitted). */
   owner?: { uid: number; gid: number };
+  /** Runs the commit step (target check, owner and mode, rename) inside this wrapper, e.g. under a lock. */
+  commit?: <T>(step: () => Promise<T>) => Promise<T>;
 }
 
 export interface AtomicWriteResult {
@@ -144,6 +156,42 @@ async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise<string
   return made;
 }
 
+/** Mode bits a rewrite of an existing file keeps: all but setuid and setgid. */
+export const REWRITE_KEEPS = 0o7777 & ~0o6000;
+
+/** Checks what stands at the target (a link, directory or other non-file is refused); null when nothing does. */
+function inspectTarget(targetPath: string, rp: ResolvedPath, options: AtomicWriteOptions): Stats | null {
+  const existing: Stats | null = lstatSync(targetPath, { throwIfNoEntry: false }) ?? null;
+  if (existing === null) return null;
+  if (options.exclusive) throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { details: { path: rp.display } });
+  if (existing.isSymbolicLink()) throw new HashlineError('link_swapped', linkSwapped(rp.display));
+  if (existing.isDirectory()) throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`);
+  if (!existing.isFile()) throw new HashlineError('not_regular_file', `\`${rp.display}\` is not a regular file`);
+  return existing;
+}
+
+/** Gives the temporary file the owner (as root) and then the mode it should have in place of `existing`; returns the mode. */
+function applyOwnerAndMode(fd: number, existing: Stats | null, options: AtomicWriteOptions): number {
+  let mode = (options.mode ?? (existing ? existing.mode : 0o666 & ~process.umask())) & 0o7777;
+  if (existing) mode &= REWRITE_KEEPS;
+  if (options.owner !== undefined) {
+    // asked for: the operating system decides whether it is permitted (a refusal fails the write)
+    fchownSync(fd, options.owner.uid, options.owner.gid);
+  } else if (existing && process.getuid?.() === 0 && (existing.uid !== 0 || existing.gid !== 0)) {
+    try {
+      fchownSync(fd, existing.uid, existing.gid);
+    } catch {
+      // best effort, as the owner of a file may not be settable
+    }
+  }
+  // the mode after the owner: a chown clears setuid and setgid, and the mode asked for is the mode given
+  fchmodSync(fd, mode);
+  return mode;
+}
+
+const sameOwnerAndMode = (a: Stats | null, b: Stats | null) =>
+  a === null || b === null ? a === b : a.mode === b.mode && a.uid === b.uid && a.gid === b.gid;
+
 const writeAt = (fd: number, chunk: Uint8Array, position: number) =>
   new Promise<void>((resolve, reject) => writeCallback(fd, chunk, 0, chunk.length, position, (e) => (e ? reject(e) : resolve())));
 
@@ -183,50 +231,45 @@ export async function writeAtomic(
   try {
     anchored = openAnchoredDir(guard, dir, rp.display, target);
     const targetPath = `${anchored.prefix}/${name}`;
-    const existing: Stats | null = lstatSync(targetPath, { throwIfNoEntry: false }) ?? null;
-    if (existing !== null) {
-      if (options.exclusive) throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { details: { path: rp.display } });
-      if (existing.isSymbolicLink()) throw new HashlineError('link_swapped', linkSwapped(rp.display));
-      if (existing.isDirectory()) throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`);
-      if (!existing.isFile()) throw new HashlineError('not_regular_file', `\`${rp.display}\` is not a regular file`);
-    }
-    const mode = (options.mode ?? (existing ? existing.mode : 0o666 & ~process.umask())) & 0o7777;
+    let existing = inspectTarget(targetPath, rp, options);
     tempPath = `${anchored.prefix}/${path.basename(tempNameFor(target))}`;
     fd = openSync(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    const tempFd = fd;
     // a buffer is written without yielding, so the fsync below is under way before this call
     // first returns to its caller (which may compute meanwhile)
     const bytes = data instanceof Uint8Array ? writeBufferSync(fd, data) : await writeStream(fd, data, options.signal);
-    fchmodSync(fd, mode);
-    if (options.owner !== undefined) {
-      fchownSync(fd, options.owner.uid, options.owner.gid);
-      // a chown clears setuid and setgid: the mode asked for is the mode given
-      fchmodSync(fd, mode);
-    } else if (existing && process.getuid?.() === 0 && (existing.uid !== 0 || existing.gid !== 0)) {
-      try {
-        fchownSync(fd, existing.uid, existing.gid);
-      } catch {
-        // best effort, as the owner of a file may not be settable
-      }
-    }
+    let mode = applyOwnerAndMode(fd, existing, options);
     if (options.durable !== false) await fsyncFd(fd);
-    closeSync(fd);
-    fd = undefined;
-    abortIfNeeded(options.signal);
-    if (options.exclusive) {
-      // link() fails if the target appeared meanwhile: create-only without a window.
-      try {
-        linkSync(tempPath, targetPath);
-      } catch (e) {
-        throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { cause: e });
+    const commit = async (): Promise<AtomicWriteResult> => {
+      if (options.commit) {
+        // the target may have changed while the data was written: check it again, inside the wrapper
+        const now = inspectTarget(targetPath, rp, options);
+        if (!sameOwnerAndMode(now, existing)) {
+          mode = applyOwnerAndMode(tempFd, now, options);
+          if (options.durable !== false) await fsyncFd(tempFd);
+        }
+        existing = now;
       }
-      unlinkSync(tempPath);
-    } else {
-      renameSync(tempPath, targetPath);
-    }
-    renamed = true;
-    // best effort: some file systems refuse fsync on directories
-    if (options.durable !== false) await fsyncFd(anchored.fd).catch(() => undefined);
-    return { created: existing === null, mode, bytes, madeDirs };
+      closeSync(tempFd);
+      fd = undefined;
+      abortIfNeeded(options.signal);
+      if (options.exclusive) {
+        // link() fails if the target appeared meanwhile: create-only without a window.
+        try {
+          linkSync(tempPath!, targetPath);
+        } catch (e) {
+          throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { cause: e });
+        }
+        unlinkSync(tempPath!);
+      } else {
+        renameSync(tempPath!, targetPath);
+      }
+      renamed = true;
+      // best effort: some file systems refuse fsync on directories
+      if (options.durable !== false) await fsyncFd(anchored!.fd).catch(() => undefined);
+      return { created: existing === null, mode, bytes, madeDirs };
+    };
+    return options.commit ? await options.commit(commit) : await commit();
   } catch (e) {
     closeQuietly(fd);
     if (!renamed) {

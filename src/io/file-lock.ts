@@ -57,18 +57,48 @@ export class LockManager {
     this.heartbeatMs = options.heartbeatMs ?? 1000;
   }
 
-  /** Queues in-process behind earlier holders of `key`; resolves to the release function. */
-  private async localAcquire(key: string): Promise<() => void> {
+  /**
+   * Queues in-process behind earlier holders of `key`; resolves to the release function. Waits at
+   * most `timeoutMs` (the cross-process wait's deadline and error) or until `signal` aborts; a
+   * waiter that gives up releases its place at once, so those behind it still follow in order.
+   */
+  private async localAcquire(key: string, options: LockOptions): Promise<() => void> {
     const prev = this.queues.get(key) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((r) => (release = r));
     const tail = prev.then(() => mine);
     this.queues.set(key, tail);
-    await prev;
-    return () => {
-      release();
+    // forgotten once everyone queued so far is through (not when a waiter gives up: its
+    // predecessor may still hold the lock)
+    void tail.then(() => {
       if (this.queues.get(key) === tail) this.queues.delete(key);
-    };
+    });
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      await Promise.race([
+        prev,
+        new Promise<never>((_, reject) => {
+          // the deadline and coded error of the cross-process wait (fileAcquire)
+          const error = () =>
+            new HashlineError('lock_timeout', `another call holds the lock on \`${key}\`; try again`, {
+              retryable: true,
+              details: { path: key, owner: process.pid },
+            });
+          timer = setTimeout(() => reject(error()), options.timeoutMs ?? 10_000);
+          onAbort = () => reject(new HashlineError('aborted', 'aborted'));
+          if (options.signal?.aborted) onAbort();
+          else options.signal?.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+    } catch (e) {
+      release();
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+    }
+    return release;
   }
 
   private floorFor(real: string): string | undefined {
@@ -205,7 +235,7 @@ export class LockManager {
     const releases: Array<() => Promise<void> | void> = [];
     try {
       for (const key of keys) {
-        releases.push(await this.localAcquire(key));
+        releases.push(await this.localAcquire(key, options));
         releases.push(await this.fileAcquire(key, options));
       }
       return await fn();

@@ -4,12 +4,14 @@
 import path from 'node:path';
 import { mergeConfig } from '../../src/core/config.js';
 import { createHttpServer, type HttpServerOptions } from '../../src/http/server.js';
-import { createEngine } from '../../src/tools/engine.js';
+import { createEngine, type Engine } from '../../src/tools/engine.js';
 import { ALL_TOOLS } from '../../src/tools/registry.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 
 export interface Daemon {
   sandbox: Sandbox;
+  /** The engine behind the daemon (its locks, guard and history). */
+  engine: Engine;
   url: string;
   /** Requests the server has received. */
   requests(): number;
@@ -47,6 +49,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   const token = options.token;
   return {
     sandbox,
+    engine,
     url,
     requests: () => count,
     call: (p, init = {}) => {
