@@ -26,6 +26,7 @@ import { closeSync, constants, fchmodSync, fchownSync, fsync as fsyncCallback, l
 import path from 'node:path';
 import { errnoText, HashlineError } from '../core/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
+import { selfIdentity } from './lock-owner.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
 
 export interface AtomicWriteOptions {
@@ -55,7 +56,9 @@ export interface AtomicWriteResult {
 export const TEMP_MARKER = '.hashline-tmp-';
 
 /** Random per process (and per worker thread), so names of different processes never meet. */
-const tempPrefix = randomBytes(6).toString('hex');
+// A temp name carries its writer's pid and start time (`<pid>.<start>.<random>`), so a takeover of a
+// dead writer's lock removes that writer's temps and never those of a live upload (lock-file.ts).
+const tempPrefix = `${process.pid}.${selfIdentity().start ?? 'x'}.${randomBytes(4).toString('hex')}.`;
 let tempCounter = 0;
 
 /**

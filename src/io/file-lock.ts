@@ -81,9 +81,9 @@ export class LockManager {
         new Promise<never>((_, reject) => {
           // the deadline and coded error of the cross-process wait (fileAcquire)
           const error = () =>
-            new HashlineError('lock_timeout', `another call holds the lock on \`${key}\`; try again`, {
+            new HashlineError('lock_timeout', `another call holds the lock on \`${this.display(key)}\`; try again`, {
               retryable: true,
-              details: { path: key, owner: process.pid },
+              details: { path: this.display(key), owner: process.pid },
             });
           timer = setTimeout(() => reject(error()), options.timeoutMs ?? 10_000);
           onAbort = () => reject(new HashlineError('aborted', 'aborted'));

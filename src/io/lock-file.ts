@@ -90,6 +90,18 @@ function createInPlace(file: string, text: string): void {
  * Removes what a writer killed while holding the lock on `real` left beside it: temporary files
  * and links named `.<name>.hashline-tmp-*` (a write is atomic, so the target itself is either old or new).
  */
+/** A temp file's writer (`<pid>.<start>.` at the head of its suffix) is gone; unknown writers count as gone once the file sits unwritten past the lease. */
+function tempOwnerGone(suffix: string, mtimeMs: number): boolean {
+  const m = /^(\d+)\.(\d+|x)\./.exec(suffix);
+  const me = selfIdentity();
+  const state = m ? ownerState({ pid: Number(m[1]), start: m[2] === 'x' ? undefined : m[2], boot: me.boot, pidns: me.pidns }) : 'unknown';
+  if (state !== 'unknown') return state === 'dead';
+  return Date.now() - mtimeMs > TEMP_LEASE_MS;
+}
+
+/** A temp file of a writer that cannot be checked is left alone while written to within this long. */
+const TEMP_LEASE_MS = 10_000;
+
 export function removeStaleTemps(real: string): number {
   const dir = path.dirname(real);
   const prefix = `.${path.basename(real)}${TEMP_MARKER}`;
@@ -105,6 +117,7 @@ export function removeStaleTemps(real: string): number {
     try {
       const st = lstatSync(path.join(dir, n));
       if (!st.isFile() && !st.isSymbolicLink()) continue; // a link: a tar member's, made under a temp name
+      if (!tempOwnerGone(n.slice(prefix.length), st.mtimeMs)) continue;
       unlinkSync(path.join(dir, n));
       removed++;
     } catch {

@@ -5,10 +5,13 @@ import { spawn } from 'node:child_process';
 import { promises as fsp, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import { tempNameFor } from '../../src/io/atomic-write.js';
 import { LockManager } from '../../src/io/file-lock.js';
 import { readLock, snapshotId } from '../../src/io/lock-file.js';
 import { engineFor } from '../helpers/engine.js';
 import { deadPid, lockOf, LOCK_MODULE, procStart, recordOf, tempDir } from '../helpers/locks.js';
+
+const ATOMIC_MODULE = path.resolve(path.dirname(LOCK_MODULE), 'atomic-write.ts');
 
 const dirs: string[] = [];
 after(async () => {
@@ -27,20 +30,28 @@ test('a writer killed while holding a lock: its lock and temporary file beside t
   await fsp.writeFile(target, 'old');
   const script = `
     import { LockManager } from ${JSON.stringify(LOCK_MODULE)};
-    import { writeFileSync } from 'node:fs';
+    import { tempNameFor } from ${JSON.stringify(ATOMIC_MODULE)};
+    import { renameSync, writeFileSync } from 'node:fs';
     const locks = new LockManager({ root: ${JSON.stringify(root)} });
     await locks.withLocks([${JSON.stringify(target)}], async () => {
-      writeFileSync(${JSON.stringify(path.join(root, 'src/.file.txt.hashline-tmp-deadbeef0000'))}, 'half');
+      // a temp file named as a write names it (with this writer's pid and start time)
+      writeFileSync(tempNameFor(${JSON.stringify(target)}), 'half');
       process.kill(process.pid, 'SIGKILL');
     });`;
   await new Promise<void>((resolve) => {
     const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
     p.on('exit', () => resolve());
   });
-  assert.deepEqual((await fsp.readdir(path.join(root, 'src'))).sort(), ['.file.txt.hashline-tmp-deadbeef0000', '.file.txt.hashline.lock', 'file.txt']);
+  const left = (await fsp.readdir(path.join(root, 'src'))).sort();
+  assert.equal(left.length, 3);
+  assert.match(left[0]!, /^\.file\.txt\.hashline-tmp-\d+\.\d+\./);
+  assert.deepEqual(left.slice(1), ['.file.txt.hashline.lock', 'file.txt']);
   await fsp.writeFile(path.join(root, 'src/.other.txt.hashline-tmp-1'), 'not ours to judge');
+  // a live writer's upload into the same file, spooling before it takes the lock: never removed
+  const liveTemp = tempNameFor(target);
+  await fsp.writeFile(liveTemp, 'live upload');
   await engineFor(root); // the engine sweeps at start
-  assert.deepEqual((await fsp.readdir(path.join(root, 'src'))).sort(), ['.other.txt.hashline-tmp-1', 'file.txt']);
+  assert.deepEqual((await fsp.readdir(path.join(root, 'src'))).sort(), ['.other.txt.hashline-tmp-1', path.basename(liveTemp), 'file.txt'].sort());
   assert.equal(await fsp.readFile(target, 'utf8'), 'old');
 });
 
