@@ -46,6 +46,9 @@ await build({
   minify: true,
   legalComments: 'none',
   external: ['@ast-grep/*'],
+  // jsonc-parser's `main` is a UMD build whose factory requires its own files at run time, which a
+  // bundle does not hold: bundle its ES module build instead
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   banner: { js: "import { createRequire as __hashlineRequire } from 'node:module'; const require = __hashlineRequire(import.meta.url);" },
   logLevel: 'warning',
   plugins: values['no-ajv'] ? [noAjv] : [],
