@@ -194,6 +194,40 @@ test('a hung worker is retired; its capacity stays reserved until its exit is co
   assert.equal(full.length, 8, 'all eight slots are usable again');
 });
 
+/** A validator made while `env` is set (the hooks a spawned server reads from its environment). */
+function withEnv(env: Record<string, string>, make: () => SqlValidator): SqlValidator {
+  Object.assign(process.env, env);
+  try {
+    const v = make();
+    open.push(v);
+    return v;
+  } finally {
+    for (const k of Object.keys(env)) delete process.env[k];
+  }
+}
+
+test('on the real clock a request that misses its deadline retires the worker (deadline from the environment)', async () => {
+  const v = withEnv({ HASHLINE_TEST_SQL_DEADLINE_MS: '200', HASHLINE_TEST_SQL_HANG: 'hang_here' }, () => new SqlValidator());
+  const e = await refused(v.validate('SELECT hang_here();', PG18), 'sql_validation_unavailable', 'deadline');
+  assert.match(e.message, /within its 200 ms deadline/);
+  await v.retirement();
+  assert.deepEqual([v.load().requests, v.load().started, v.load().retired, v.load().worker], [0, 1, 1, 'none']);
+});
+
+test('the hang hook from the environment makes the worker spin on its marker only', async () => {
+  const clock = new ManualClock();
+  const v = withEnv({ HASHLINE_TEST_SQL_HANG: 'hang_here' }, () => new SqlValidator({ clock }));
+  assert.equal((await v.validate('SELECT 1;', PG18)).valid, true);
+  const hung = refused(v.validate('SELECT hang_here();', PG18), 'sql_validation_unavailable', 'deadline');
+  // a warm worker answers a one-line statement in about a millisecond; this one never does
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual([v.load().active, v.load().requests], [true, 1]);
+  clock.advance(SQL_LIMITS.deadlineMs);
+  await hung;
+  await v.retirement();
+  assert.equal(v.load().retired, 1);
+});
+
 test('closing answers what waits and refuses what comes after', async () => {
   const { v } = validator();
   const active = refused(v.validate('SELECT 1;', PG18), 'sql_validation_unavailable', 'closed');
