@@ -212,7 +212,15 @@ export class SqlValidator {
     const job = this.queue.shift();
     if (!job) return;
     this.clock.clearTimer(this.idleTimer);
-    const t = this.thread ?? this.spawn();
+    let t: Thread;
+    try {
+      t = this.thread ?? this.spawn();
+    } catch (e) {
+      // a thread that cannot even be made (resources): this request is answered, the next one tries again
+      this.finish(job, unavailable('worker_failed', msg.workerFailed(e instanceof Error ? e.message : String(e))));
+      this.pump();
+      return;
+    }
     this.active = job;
     t.worker.ref();
     t.worker.postMessage({ id: job.id, text: job.text } satisfies SqlWorkerRequest);
@@ -224,7 +232,7 @@ export class SqlValidator {
     let confirm!: () => void;
     const t: Thread = { worker, retiring: false, held: [], gone: new Promise<void>((r) => (confirm = r)) };
     worker.on('message', (reply: SqlWorkerReply) => this.onReply(t, reply));
-    worker.on('error', (e: Error) => this.onFailure(t, e.message));
+    worker.on('error', (e: unknown) => this.onFailure(t, e instanceof Error ? e.message : String(e)));
     worker.on('exit', (code: number) => {
       if (!t.retiring) this.onFailure(t, `the worker exited (code ${code})`);
       this.onExit(t);
