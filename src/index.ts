@@ -82,3 +82,7 @@ export { importsOf } from './lang/imports.js';
 export type { ImportRef, ImportFamily } from './lang/imports.js';
 export { scanReferences } from './lang/reference-scan.js';
 export type { Importer, ScanReport, TargetReport } from './lang/reference-scan.js';
+export { resolveSqlSelection, sqlOutcome, normalizeSqlTarget, SqlSelectionSchema, SQL_POLICIES } from './core/sql-selection.js';
+export type { SqlPolicy, SqlSelection, SqlDefaults, SqlPlan, SqlOutcome, SqlStatus, SqlDiagnostic, SqlResult, SqlTarget } from './core/sql-selection.js';
+export { SqlValidator, SQL_LIMITS } from './io/sql-worker.js';
+export type { SqlValidatorOptions, SqlValidatorLoad, SqlLimits, SqlClock } from './io/sql-worker.js';

@@ -30,7 +30,7 @@ try {
       await fsp.writeFile(path.join(root, `m${d}`, `f${i}.ts`), `${imports.join('\n')}\nexport const v${i} = ${i};\nexport function fn${i}(x: number) {\n  return x + ${i};\n}\n`);
     }
   }
-  const engine = await createEngine(mergeConfig({ root, allow: [], block: [], readAllow: [], readBlock: [] }), { lockDir: path.join(base, 'locks') });
+  const engine = await createEngine(mergeConfig({ root, allow: [], block: [], readAllow: [], readBlock: [] }));
   const target = path.join(root, 'm0', 'f0.ts');
   const deleting = new Set([target]);
   let t0 = performance.now();

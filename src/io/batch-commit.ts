@@ -8,7 +8,8 @@
 //    proven to be the journaled one (identity and hash); cancellation is looked at between files;
 // 5. on a failure or cancellation the applied changes are undone in reverse; an undo that fails
 //    makes the error `rollback_incomplete` with a code per affected path (from the code table);
-// 6. on success the backups are dropped, then the empty parents of deleted files are removed.
+// 6. on success the backups are dropped; once the locks are released, the parents deleted files
+//    left empty are removed.
 
 import { createHash } from 'node:crypto';
 import { MAX_BATCH_FILES } from '../core/config.js';
@@ -148,7 +149,7 @@ export async function commitBatch(
   const requireHash = options.requireHash ?? true;
   const keep = options.keepBefore ?? -1;
   const reals = changes.flatMap((c) => endpoints(c).map((rp) => rp.real));
-  return locks.withLocks(reals, async () => {
+  const outcomes = await locks.withLocks(reals, async () => {
     const states: FileState[] = [];
     for (const c of changes) {
       if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted: nothing was changed');
@@ -202,9 +203,12 @@ export async function commitBatch(
       throw naming(cause, filePath, { rolledBack: true, restored });
     }
     for (const u of undos) await u.discard();
-    for (const [i, c] of changes.entries()) {
-      if (c.kind === 'delete' && c.removeEmptyParents) outcomes[i]!.removedDirs = await removeEmptyParents(guard, c.rp);
-    }
     return outcomes;
   }, { signal: options.signal });
+  // after the locks are let go: a lock file lives beside its file (io/lock-place.ts), so the
+  // directory of a deleted file is only empty once its lock is gone
+  for (const [i, c] of changes.entries()) {
+    if (c.kind === 'delete' && c.removeEmptyParents) outcomes[i]!.removedDirs = await removeEmptyParents(guard, c.rp);
+  }
+  return outcomes;
 }

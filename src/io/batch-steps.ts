@@ -41,7 +41,7 @@ const fsyncFd = (fd: number) => new Promise<void>((resolve) => fsync(fd, () => r
 async function inDirs<T>(guard: PathGuard, ends: readonly ResolvedPath[], fn: (names: string[], dirs: AnchoredDir[]) => T | Promise<T>): Promise<T> {
   const dirs: AnchoredDir[] = [];
   try {
-    for (const rp of ends) dirs.push(openAnchoredDir(guard, path.dirname(rp.real), rp.display));
+    for (const rp of ends) dirs.push(openAnchoredDir(guard, path.dirname(rp.real), rp.display, rp.real));
     return await fn(ends.map((rp, i) => `${dirs[i]!.prefix}/${path.basename(rp.real)}`), dirs);
   } finally {
     for (const d of dirs) closeQuietly(d.fd);

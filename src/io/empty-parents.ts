@@ -15,7 +15,7 @@ export async function removeEmptyParents(guard: PathGuard, rp: ResolvedPath): Pr
     if (!guard.admitsReal(dir, 'write')) break;
     try {
       // named inside its parent opened and verified, so a parent swapped for a link removes nothing elsewhere
-      const parent = openAnchoredDir(guard, path.dirname(dir), guard.display(dir));
+      const parent = openAnchoredDir(guard, path.dirname(dir), guard.display(dir), dir);
       try {
         await fsp.rmdir(`${parent.prefix}/${path.basename(dir)}`);
       } finally {

@@ -9,6 +9,7 @@ import { ConfigSource, DEFAULT_CONFIG_NAME, type ConfigState } from '../io/confi
 import { LockManager } from '../io/file-lock.js';
 import { historyFileFor, persistHistory } from '../io/history-file.js';
 import { PathGuard } from '../io/path-guard.js';
+import { SqlValidator } from '../io/sql-worker.js';
 import path from 'node:path';
 
 export interface Engine {
@@ -22,10 +23,11 @@ export interface Engine {
   configState(): ConfigState;
   /** Looks at the configuration file (one stat), reloads it when it changed, and returns what is in force. */
   refreshConfig(): Promise<ConfigState>;
+  /** SQL candidate validation: one validator, made on first use (its worker starts with the first request). */
+  readonly sql?: SqlValidator;
 }
 
 export interface EngineOptions {
-  lockDir?: string;
   /** Where a persisted history is kept (default: the user's state directory). */
   stateDir?: string;
   /** The operator's configuration file; default: fixed settings from the engine configuration. */
@@ -45,11 +47,18 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   let guardGeneration = source.current.generation;
   const history = new SnapshotStore();
   if (config.persistHistory) persistHistory(history, historyFileFor(guard.realRoot, options.stateDir), guard.realRoot);
-  const locks = new LockManager(options.lockDir);
-  // A writer killed mid-write leaves its lock and a temporary file: clear both before serving.
-  await locks.recoverStale().catch(() => 0);
+  const locks = new LockManager({ root: guard.realRoot, display: (abs) => guard.display(abs) });
+  // A writer killed mid-write leaves its lock and a temporary file beside the file. The sweep
+  // clears them under the root in slices (io/lock-sweep.ts) while the engine serves:
+  // the first slice runs before this returns (a small tree is swept whole), and a dead lock not
+  // reached yet is taken over by the first writer that meets it.
+  void locks.recoverStale().catch(() => 0);
+  let sql: SqlValidator | undefined;
   const engine: Engine = {
     config,
+    get sql() {
+      return (sql ??= new SqlValidator());
+    },
     get guard() {
       return guard;
     },

@@ -4,7 +4,8 @@
 // no batch left a backup or temporary file, and every refusal carried a code. Then each process in
 // turn is killed (-9) in the middle of a slowed rename batch: the other must be able to take every
 // lock right after (no lock left behind by the dead process) and find every file whole, under its
-// old name, its new one, or (a kill between link and unlink) both names of the same file.
+// old name, its new one, or (a kill between link and unlink) both names of the same file; and once
+// a fresh hashline has started on the tree, no lock file is left in it.
 
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
@@ -33,6 +34,8 @@ export interface LifecycleRaceReport {
   lostAfterKill: number;
   /** Slots left under both names (the same file) by a kill between link and unlink. */
   doubledAfterKill: number;
+  /** Lock files still in the tree once a fresh hashline has started on it (its start sweep clears dead ones). */
+  locksLeft: number;
 }
 
 const SLOTS = 6;
@@ -109,7 +112,7 @@ async function leftovers(root: string): Promise<string[]> {
 }
 
 export async function lifecycleRace(plan: StressPlan): Promise<LifecycleRaceReport> {
-  const report: LifecycleRaceReport = { rounds: 0, renamed: 0, chattrs: 0, refused: 0, codes: {}, uncoded: 0, broken: 0, brokenSamples: [], leftovers: 0, kills: 0, lockTimeouts: 0, lostAfterKill: 0, doubledAfterKill: 0 };
+  const report: LifecycleRaceReport = { rounds: 0, renamed: 0, chattrs: 0, refused: 0, codes: {}, uncoded: 0, broken: 0, brokenSamples: [], leftovers: 0, kills: 0, lockTimeouts: 0, lostAfterKill: 0, doubledAfterKill: 0, locksLeft: 0 };
   const base = await fsp.mkdtemp(path.join(os.tmpdir(), 'hashline-stress-lifecycle-'));
   const root = path.join(base, 'root');
   try {
@@ -177,6 +180,17 @@ export async function lifecycleRace(plan: StressPlan): Promise<LifecycleRaceRepo
       await Promise.all(pair.map((s) => s.close().catch(() => undefined)));
     }
     report.leftovers += (await leftovers(root)).length;
+    // every process is gone; one started afresh sweeps the locks of dead processes while it serves
+    const fresh = await connect(root);
+    try {
+      for (let i = 0; i < 200; i++) {
+        report.locksLeft = (await fsp.readdir(root, { recursive: true })).filter((n) => n.includes('.hashline.lock')).length;
+        if (report.locksLeft === 0) break;
+        await sleep(25);
+      }
+    } finally {
+      await fresh.close();
+    }
     return report;
   } finally {
     await fsp.rm(base, { recursive: true, force: true });
