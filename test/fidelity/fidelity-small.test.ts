@@ -63,4 +63,10 @@ test('fidelity, small: no wrong apply and no crash over real files', { timeout: 
       assert.ok(ran.every((r) => ['exact', 'merged', 'refused'].includes(r.judged.outcome)));
     }
   }
+  const unclear = results.filter((r) => r.judged.outcome === 'refused' && !r.judged.clear);
+  assert.deepEqual(
+    unclear.slice(0, 5).map((r) => `${r.kind} ${r.scenario} #${r.index}: ${r.reply?.split('\n').slice(0, 4).join(' / ')}`),
+    [],
+    'every refusal names what changed and the next call',
+  );
 });

@@ -16,45 +16,76 @@ function occurrences(text: string, needle: string): number {
   return n;
 }
 
-/** oldText/newText pairs for an edit, from the lines the agent read. */
+/** Hunks closer than this many lines share one oldText/newText pair. */
+const GROUP = 8;
+
+interface Region {
+  lo: number;
+  hi: number;
+  hunks: Hunk[];
+}
+
+/** Widens a region by a line at a time (above, then below) until its text occurs once in the file as read. */
+function widen(lines: readonly string[], text: string, r: Region): void {
+  const pure = r.hunks.every((h) => h.rows.length === 0) || r.hunks.every((h) => h.start === h.end);
+  if (pure || lines.slice(r.lo, r.hi).every((l) => l.trim() === '')) {
+    if (r.lo > 0) r.lo--;
+    else if (r.hi < lines.length) r.hi++;
+  }
+  let up = true;
+  while (occurrences(text, lines.slice(r.lo, r.hi).join('\n')) !== 1 && (r.lo > 0 || r.hi < lines.length)) {
+    if ((up && r.lo > 0) || r.hi >= lines.length) r.lo--;
+    else r.hi++;
+    up = !up;
+  }
+}
+
+/** The region's lines with its hunks applied. */
+function rewritten(lines: readonly string[], r: Region): string {
+  const out: string[] = [];
+  for (let i = r.lo; i <= r.hi; i++) {
+    for (const h of r.hunks) if (h.start === i && h.end === i) out.push(...h.rows);
+    if (i === r.hi) break;
+    const h = r.hunks.find((x) => x.start === i && x.end > x.start);
+    if (h) {
+      out.push(...h.rows);
+      i = h.end - 1;
+      continue;
+    }
+    out.push(lines[i]!);
+  }
+  return out.join('\n');
+}
+
+/**
+ * oldText/newText pairs for an edit, from the lines the agent read: hunks a few lines apart share
+ * a pair, each pair's oldText is widened until it occurs once, and pairs that come to overlap are
+ * joined, so the pairs never share a line.
+ */
 export function toPairs(lines: readonly string[], edit: AbstractEdit): Array<{ oldText: string; newText: string }> {
   const text = lines.join('\n');
-  const regions: Array<{ start: number; end: number; hunks: Hunk[] }> = [];
+  let regions: Region[] = [];
   for (const h of edit.hunks) {
     const last = regions[regions.length - 1];
-    if (last && h.start - last.end <= 2) {
-      last.end = Math.max(last.end, h.end);
+    if (last && h.start - last.hi <= GROUP) {
+      last.hi = Math.max(last.hi, h.end);
       last.hunks.push(h);
-    } else regions.push({ start: h.start, end: h.end, hunks: [h] });
+    } else regions.push({ lo: h.start, hi: h.end, hunks: [h] });
   }
-  return regions.map((r) => {
-    let lo = r.start;
-    let hi = r.end;
-    const pureChange = r.hunks.every((h) => h.rows.length === 0) || r.hunks.every((h) => h.start === h.end);
-    if (pureChange || lines.slice(lo, hi).every((l) => l.trim() === '')) {
-      if (lo > 0) lo--;
-      else if (hi < lines.length) hi++;
+  for (;;) {
+    for (const r of regions) widen(lines, text, r);
+    const joined: Region[] = [];
+    for (const r of regions) {
+      const last = joined[joined.length - 1];
+      if (last && r.lo <= last.hi) {
+        last.hi = Math.max(last.hi, r.hi);
+        last.hunks.push(...r.hunks);
+      } else joined.push({ ...r, hunks: [...r.hunks] });
     }
-    let up = true;
-    while (occurrences(text, lines.slice(lo, hi).join('\n')) !== 1 && (lo > 0 || hi < lines.length)) {
-      if ((up && lo > 0) || hi >= lines.length) lo--;
-      else hi++;
-      up = !up;
-    }
-    const out: string[] = [];
-    for (let i = lo; i <= hi; i++) {
-      for (const h of r.hunks) if (h.start === i && h.end === i) out.push(...h.rows);
-      if (i === hi) break;
-      const h = r.hunks.find((x) => x.start === i && x.end > x.start);
-      if (h) {
-        out.push(...h.rows);
-        i = h.end - 1;
-        continue;
-      }
-      out.push(lines[i]!);
-    }
-    return { oldText: lines.slice(lo, hi).join('\n'), newText: out.join('\n') };
-  });
+    if (joined.length === regions.length) break;
+    regions = joined;
+  }
+  return regions.map((r) => ({ oldText: lines.slice(r.lo, r.hi).join('\n'), newText: rewritten(lines, r) }));
 }
 
 class ReferenceAgent implements Agent {
