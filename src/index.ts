@@ -49,7 +49,7 @@ export type { EditOp, EditPlan, Hunk, Piece, BlockResolver } from './core/edit/o
 export { decideEdit } from './core/merge/recover.js';
 export type { EditRequest, EditDecision, EditRoute, SessionVersion } from './core/merge/recover.js';
 export { MISMATCH_CONTEXT } from './core/merge/mismatch.js';
-export { MERGE_MARGIN } from './core/merge/remap.js';
+export { MERGE_MARGIN } from './core/merge/recover.js';
 export { planRestore } from './core/rollback/restore-plan.js';
 export type { RestorePlan, RestoreRequest } from './core/rollback/restore-plan.js';
 export { fsEditTool } from './tools/fs-edit.js';

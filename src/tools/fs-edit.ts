@@ -38,6 +38,10 @@ const Target = z.strictObject({
 
 const Input = z.strictObject({
   targets: z.array(Target).min(1).max(MAX_BATCH_FILES).describe('files to edit, applied in this order'),
+  reply: z
+    .enum(['diff', 'compact'])
+    .optional()
+    .describe('"compact": an edit applied as sent answers with its new tag and the changed lines instead of the diff (a merged stale edit still shows its diff)'),
 });
 
 const Output = z.object({
@@ -104,7 +108,32 @@ async function loadForEdit(engine: Engine, rp: ResolvedPath): Promise<LoadedFile
   }
 }
 
-async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: AbortSignal, budget: ReplyBudget): Promise<EditResult> {
+/** The one-line summary of a compact reply: where the change is in the new file, lines added and removed. */
+function changedSpan(pieces: readonly Piece[], oldCount: number): string {
+  let first = -1;
+  let last = -1;
+  let added = 0;
+  let kept = 0;
+  let prev = -1;
+  const mark = (k: number) => {
+    if (first < 0) first = k;
+    last = k;
+  };
+  pieces.forEach((p, k) => {
+    if (!('src' in p)) {
+      added++;
+      mark(k);
+      return;
+    }
+    kept++;
+    if (p.src !== prev + 1) mark(k); // lines were deleted just before this one
+    prev = p.src;
+  });
+  if (prev !== oldCount - 1) mark(Math.max(0, pieces.length - 1)); // deleted at the end
+  return msg.compactSpan(Math.max(1, first + 1), Math.max(1, last + 1), added, oldCount - kept);
+}
+
+async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: AbortSignal, budget: ReplyBudget, compact = false): Promise<EditResult & { summary?: string }> {
   let rp: ResolvedPath;
   try {
     rp = await engine.guard.resolve(target.path, 'write');
@@ -162,8 +191,10 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
         decision.pieces,
         { lines: next.lines, finalNewline: (next.endings[next.endings.length - 1] ?? '') !== '' },
       );
-      const shown = diff !== undefined && diffFits(budget, diff);
-      if (diff !== undefined && !shown) warnings.push(msg.diffLeftOut(display, firstChangedLine));
+      // a compact reply leaves out the diff of an edit applied as sent (a merge is always shown)
+      const terse = compact && (decision.route === 'direct' || decision.route === 'head_tail');
+      const shown = diff !== undefined && !terse && diffFits(budget, diff);
+      if (diff !== undefined && !shown && !terse) warnings.push(msg.diffLeftOut(display, firstChangedLine));
       const liveVersion = versions.find((v) => v.text === loaded.text);
       const seen = seenAfterEdit(decision.pieces, liveVersion?.seen, shown);
       await saved;
@@ -171,19 +202,27 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
       if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, newTag) !== null) {
         engine.history.markSeen(rp.real, after, seen);
       }
-      const result: EditResult = { path: display, file_hash: newTag, header: formatHeader(display, newTag), warnings };
+      const result: EditResult & { summary?: string } = { path: display, file_hash: newTag, header: formatHeader(display, newTag), warnings };
       if (firstChangedLine !== undefined) result.first_changed_line = firstChangedLine;
       if (shown) result.diff = diff;
+      if (terse) result.summary = changedSpan(decision.pieces, loaded.doc.lines.length);
       return result;
     },
     { signal },
   );
 }
 
-function render(result: EditResult): string {
+function render(result: EditResult & { summary?: string }): string {
   const out = [result.header, ...result.warnings];
+  if (result.summary !== undefined) out.push(result.summary);
   if (result.diff !== undefined) out.push(result.diff.replace(/\n$/, ''));
   return out.join('\n');
+}
+
+/** The seed's EditResult (the compact summary lives in the text only). */
+function plain(r: EditResult & { summary?: string }): EditResult {
+  const { summary: _summary, ...rest } = r;
+  return rest;
 }
 
 export const fsEditTool = defineTool({
@@ -195,19 +234,19 @@ export const fsEditTool = defineTool({
     '`replace N..M:` / `replace N:` then `+TEXT` rows (the final content); `delete N` / `delete N..M` (no body); `insert before N:` / `insert after N:` / `insert head:` / `insert tail:` then `+TEXT` rows; `replace block N:` / `delete block N` for the syntactic block starting on line N.',
     'Numbers refer to the file as you read it and do not shift while hunks apply; one hunk per line; `+` alone is an empty line.',
     'Example: {"targets":[{"path":"src/a.ts","file_hash":"1A2B","ops":"replace 5..7:\\n+const x = 1;\\ndelete 10\\ninsert after 15:\\n+// done"}]}',
-    'Returns each file\'s new ¶path#TAG (use it for the next edit without re-reading), the first changed line and a diff. If the file changed since your read, the edit is merged when the lines it touches are unchanged, else rejected.',
+    'Returns each file\'s new ¶path#TAG (use it for the next edit without re-reading), the first changed line and a diff (`"reply":"compact"` gives the changed lines instead). If the file changed since your read, the edit is merged where the lines it touches now are (moved, or re-indented), else rejected with what changed.',
     'After an error: targets before the failed one are applied (their fresh tags are listed), later ones are skipped. Re-read the failed file with fs_read and retry with its fresh tag; never invent a tag.',
   ].join('\n'),
   input: Input,
   output: Output,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(engine, args, call) {
-    const applied: EditResult[] = [];
+    const applied: Array<EditResult & { summary?: string }> = [];
     const budget = new ReplyBudget();
     for (let k = 0; k < args.targets.length; k++) {
       const target = args.targets[k]!;
       try {
-        applied.push(await editOne(engine, target, call.signal, budget));
+        applied.push(await editOne(engine, target, call.signal, budget, args.reply === 'compact'));
         call.progress({ progress: k + 1, total: args.targets.length });
       } catch (e) {
         const err = toHashlineError(e);
@@ -216,10 +255,10 @@ export const fsEditTool = defineTool({
         return {
           isError: true,
           text: msg.editBatchError(cause, applied.map((r) => r.header), skipped),
-          structured: { failed_path: target.path, cause, code: err.code, applied, skipped },
+          structured: { failed_path: target.path, cause, code: err.code, applied: applied.map(plain), skipped },
         };
       }
     }
-    return { structured: { results: applied }, text: applied.map(render).join('\n\n') };
+    return { structured: { results: applied.map(plain) }, text: applied.map(render).join('\n\n') };
   },
 });

@@ -1,10 +1,13 @@
 // Decides how an edit written against a tagged read lands on the live text (spec/hashline.md,
 // "3-way merge recovery"). A tag is only a 16-bit hint: the edit applies directly only when the
 // live text IS a snapshot the session recorded with that tag. Otherwise (stale tag, or a live
-// text that merely collides with the tag) the ops are replayed on that snapshot and moved onto the
-// live text when the lines they anchor on, and their neighbours, are unchanged there; failing
-// that, the session-chain fallback; failing that, a rejection with the current lines around the
-// anchors. Pure: the caller loads, locks and writes.
+// text that merely collides with the tag) the ops are planned on that snapshot and each hunk is
+// placed on the live text where its lines and one unchanged line on each side now sit, found by
+// their text (place.ts): shifted by drift, moved with their block, or re-indented by a formatter
+// (rows re-indented the same way). When the session's own later edit is what changed the text,
+// a hunk needs only its own lines unchanged (the session-chain rule). A place that is not unique
+// is no place. Failing that, a rejection that says what changed and which call to make next,
+// with the current lines around the anchors. Pure: the caller loads, locks and writes.
 
 import { HashlineError } from '../errors.js';
 import * as msg from '../messages/edit.js';
@@ -12,9 +15,15 @@ import { applyHunks, isIdentity, textLines } from '../edit/apply.js';
 import { onlyHeadTail, type BlockResolver, type EditOp, type Hunk, type Piece } from '../edit/ops.js';
 import { repairBalance } from '../edit/balance-repair.js';
 import { anchorLines, resolvePlan } from '../edit/plan.js';
+import { explainRefusal } from './explain.js';
 import { lineMap } from './line-map.js';
 import { mismatchContext } from './mismatch.js';
-import { remapHunks } from './remap.js';
+import { placeHunks, type HunkFailure, type HunkNote } from './place.js';
+
+/** Unchanged lines required on each side of a hunk (0 when the session's own edit changed the text). */
+export const MERGE_MARGIN = 1;
+/** Differences past which the line diff (used to tell moves from shifts, and to explain) gives up. */
+const MAP_MAX_EDITS = 1000;
 
 export interface SessionVersion {
   readonly tag: string;
@@ -76,36 +85,62 @@ export function decideEdit(req: EditRequest): EditDecision {
     if (live.tag === tag && req.liveUnrecordable === true) return direct('direct', []);
     throw new HashlineError('tag_unknown', msg.notFromSession(tag, live.tag), { details: { expected: tag, actual: live.tag } });
   }
-  if (live.tag === tag && candidates.some((v) => v.text === live.text)) return direct('direct', []);
+  if (live.tag === tag && candidates.some((v) => v.text === live.text)) {
+    // a 16-bit tag can name two versions of this session: the current text is the one it names now
+    return direct('direct', candidates.some((v) => v.text !== live.text) ? [msg.tagNamesTwoVersions(tag)] : []);
+  }
   if (onlyHeadTail(req.ops)) return direct('head_tail', [msg.HEAD_TAIL_ON_STALE]);
 
-  let firstHunks: Hunk[] | undefined;
+  // the session's own later version: the agent made (or read) the change it is editing across
+  const liveAt = req.versions.findIndex((v) => v.text === live.text);
+  let refusal: { hunks: Hunk[]; failures: HunkFailure[]; read: string[]; map: Int32Array | null } | undefined;
   for (const snap of candidates) {
     const snapLines = textLines(snap.text);
     // Line numbers (and blocks) refer to the snapshot the agent read.
     const { hunks, warnings: repaired } = planOn(req.ops, snap.text, snapLines, req.resolveBlock);
-    firstHunks ??= hunks;
     const replay = applyHunks(snapLines, hunks);
     if (isIdentity(snapLines.length, replay)) {
       return { pieces: live.lines.map((_, src) => ({ src })), warnings: [], route: 'noop', hunks: [] };
     }
-    const isNewest = snap === newest;
-    const moved = remapHunks(hunks, lineMap(snapLines, live.lines), live.lines.length);
-    if (moved !== null) {
-      const warning = isNewest ? msg.RECOVERED_PREVIOUS_READ : msg.RECOVERED_EARLIER_SNAPSHOT;
-      return { pieces: applyHunks(live.lines, moved), warnings: [...repaired, warning, ...unseenWarning(hunks, snap.seen)], route: 'merge', hunks: moved };
+    const map = lineMap(snapLines, live.lines, MAP_MAX_EDITS);
+    let route: EditRoute = 'merge';
+    let placed = placeHunks(hunks, { read: snapLines, live: live.lines, margin: MERGE_MARGIN, map });
+    if (!placed.ok && liveAt > req.versions.indexOf(snap)) {
+      const chained = placeHunks(hunks, { read: snapLines, live: live.lines, margin: 0, map });
+      if (chained.ok) {
+        placed = chained;
+        route = 'chain';
+      }
     }
-    if (!isNewest && snapLines.length === live.lines.length && anchorLines(hunks).every((n) => snapLines[n - 1] === live.lines[n - 1])) {
+    if (placed.ok) {
+      const recovered = route === 'chain' ? msg.RECOVERED_BY_REPLAY : snap === newest ? msg.RECOVERED_PREVIOUS_READ : msg.RECOVERED_EARLIER_SNAPSHOT;
       return {
-        pieces: applyHunks(live.lines, hunks),
-        warnings: [...repaired, msg.RECOVERED_BY_REPLAY, ...unseenWarning(hunks, snap.seen)],
-        route: 'chain',
-        hunks,
+        pieces: applyHunks(live.lines, placed.hunks),
+        warnings: [...repaired, recovered, ...noteWarnings(placed.notes), ...unseenWarning(hunks, snap.seen)],
+        route,
+        hunks: placed.hunks,
       };
     }
+    refusal ??= { hunks, failures: placed.failures, read: snapLines, map };
   }
-  const context = mismatchContext(live.lines, anchorLines(firstHunks ?? []));
-  throw new HashlineError('edit_rejected', msg.fileChanged(tag, live.tag) + (context === '' ? '' : `\n\n${context}`), {
-    details: { expected: tag, actual: live.tag },
+  const anchors = anchorLines(refusal?.hunks ?? []).map((n) => {
+    // the current lines around each anchor: where the diff kept it, else the same number
+    const m = refusal?.map?.[n - 1];
+    return m !== undefined && m >= 0 ? m + 1 : n;
   });
+  const context = mismatchContext(live.lines, anchors);
+  const why = refusal ? `\n${msg.WHAT_CHANGED}\n${explainRefusal(refusal.failures, refusal.read, refusal.map)}` : '';
+  throw new HashlineError('edit_rejected', msg.fileChanged(tag, live.tag) + why + (context === '' ? '' : `\n\n${context}`), {
+    details: { expected: tag, actual: live.tag, ...(refusal ? { reasons: refusal.failures.map((f) => ({ dslLine: f.hunk.dslLine, reason: f.reason })) } : {}) },
+  });
+}
+
+/** The warnings of hunks placed away from where they were read. */
+function noteWarnings(notes: readonly HunkNote[]): string[] {
+  const out: string[] = [];
+  const moved = notes.filter((n): n is Extract<HunkNote, { kind: 'moved' }> => n.kind === 'moved');
+  if (moved.length > 0) out.push(msg.movedByText(moved));
+  const ws = notes.filter((n): n is Extract<HunkNote, { kind: 'whitespace' }> => n.kind === 'whitespace');
+  if (ws.length > 0) out.push(msg.whitespaceMerged(ws.map((n) => n.at), ws.some((n) => n.reindented)));
+  return out;
 }

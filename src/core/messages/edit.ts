@@ -108,6 +108,12 @@ export function diffLeftOut(path: string, firstChangedLine: number | undefined):
   return `the diff of \`${path}\` was left out to keep the reply within the message limit; the edit was applied. Read the file with \`fs_read\` and a \`line_range\` to see the change${where}.`;
 }
 
+/** The line of a compact edit reply that stands for the diff. */
+export function compactSpan(first: number, last: number, added: number, removed: number): string {
+  const where = first === last ? `line ${first}` : `lines ${first}-${last}`;
+  return `changed: ${where} of the new file (+${added} -${removed} lines)`;
+}
+
 export function readBlocked(path: string): string {
   return `\`${path}\` is blocked for reading, and an edit shows the lines it changes (its diff, and the current lines when the tag is stale); not edited. Replace the whole file with \`fs_write\` instead.`;
 }
@@ -122,6 +128,39 @@ export const RECOVERED_EARLIER_SNAPSHOT =
   'Recovered from a stale file hash using an earlier in-session snapshot (the file hash advanced after a prior edit in this session).';
 export const RECOVERED_BY_REPLAY =
   'Recovered by replaying your edits onto the current file content — your previous edit in this session changed line(s) you re-targeted with a stale hash. Verify the diff matches your intent before continuing.';
+
+export function movedByText(moves: ReadonlyArray<{ from: number; to: number }>): string {
+  const list = moves.slice(0, 5).map((m) => `${m.from} → ${m.to}`).join(', ');
+  return `Re-anchored by text: the lines you read moved since your read (line as read → line now: ${list}${moves.length > 5 ? ', …' : ''}); the edit was applied where they are now, with the lines around them unchanged. Verify the diff.`;
+}
+
+export function whitespaceMerged(at: readonly number[], reindented: boolean): string {
+  const where = at.slice(0, 5).join(', ') + (at.length > 5 ? ', …' : '');
+  return reindented
+    ? `Only whitespace changed around your edit since your read (the file was re-indented): the lines were found at line ${where} and your rows were re-indented the same way. Verify the diff.`
+    : `Only whitespace changed around your edit since your read (trailing blanks): the lines were found at line ${where}; your rows went in as sent. Verify the diff.`;
+}
+
+export function tagNamesTwoVersions(tag: string): string {
+  return `The tag #${tag} names the current text and also an earlier version of this file in this session (the tag is 16 bits; two texts can share it). The edit was applied to the current text; if your line numbers come from the earlier version, check the diff and roll back with \`fs_rollback\` if it is wrong.`;
+}
+
+/** One line of a refusal: what happened to the hunk on ops line N. */
+export function hunkNotPlaced(dslLine: number, what: string): string {
+  return `- the hunk on ops line ${dslLine}: ${what}.`;
+}
+
+export function moreHunksNotPlaced(n: number): string {
+  return `- ${n} more hunk(s) could not be placed either.`;
+}
+
+export function nextCallRange(from: number, to: number): string {
+  return `Next call: \`fs_read\` with line_range "${from}-${to}" (or the whole file) to see those lines as they are now, then \`fs_edit\` with the tag that read returns.`;
+}
+
+export const NEXT_CALL_WHOLE = 'Next call: `fs_read` of the whole file to see it as it is now, then `fs_edit` with the tag that read returns.';
+
+export const WHAT_CHANGED = 'What changed since your read:';
 
 export function unseenAnchors(lines: readonly number[]): string {
   const shown = lines.length > 20 ? [...lines.slice(0, 20).map(String), '…'] : lines.map(String);

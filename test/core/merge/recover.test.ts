@@ -94,7 +94,7 @@ test('unseen anchors are named in a warning', () => {
   assert.equal(msg.unseenAnchors([6, 9]), 'Edit anchors target lines 6, 9 which were not surfaced by the preceding tool output; verify the diff against the current file.');
 });
 
-test('rejection: the exact text with MISMATCH_CONTEXT = 2 windows', () => {
+test('rejection: the spec text, what changed and the next call, then MISMATCH_CONTEXT = 2 windows', () => {
   const live = 'a\nb\nc\nD!\ne\nf\ng\nh\ni\nj\nk\nl\n';
   const read = 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n';
   assert.throws(() => run('replace 4:\n+D\ndelete 11', computeTag(read), live, [v(read)]), (e: Error & { code?: string }) => {
@@ -104,6 +104,9 @@ test('rejection: the exact text with MISMATCH_CONTEXT = 2 windows', () => {
       [
         'Edit rejected: file changed between read and edit.',
         `Section is bound to #${computeTag(read)}, but the current file hashes to #${computeTag(live)}. If a prior edit in this session modified this file, copy the ¶path#newhash header from that edit's response; otherwise re-read the file with \`fs_read\` to refresh the tag before retrying.`,
+        'What changed since your read:',
+        '- the hunk on ops line 1: line 4 changed or was deleted since your read (you read: `d`); the lines around it are now near line 4.',
+        'Next call: `fs_read` with line_range "1-9" (or the whole file) to see those lines as they are now, then `fs_edit` with the tag that read returns.',
         '',
         '...',
         '2| b',

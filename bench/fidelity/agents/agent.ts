@@ -1,0 +1,68 @@
+// What the harness asks of a tool family: read a file the way an agent would before an edit, then
+// send the edit the way that family expresses it. Each family is one small adapter over a real MCP
+// session (the official SDK client over stdio); a third family is one more file like these.
+
+import type { FunctionSpan } from '../corpus.js';
+import type { AbstractEdit } from '../oracle.js';
+
+/** One tool call: the arguments the model sends (JSON) and the text it reads back. */
+export interface Call {
+  readonly tool: string;
+  readonly request: string;
+  readonly reply: string;
+}
+
+export interface TaskFile {
+  /** The path the agent passes, relative to the server's root. */
+  readonly rel: string;
+  /** The function the edit is in (a symbol read asks for it by name). */
+  readonly fn: FunctionSpan;
+  /** 0-based lines the edit touches or anchors on: a read must show them. */
+  readonly needed: readonly number[];
+}
+
+/** What the agent knows after its read: the tag it will send back, and the lines it saw (0-based). */
+export interface AgentState {
+  readonly tag?: string;
+  readonly view: ReadonlyMap<number, string>;
+}
+
+export interface ReadOutcome {
+  readonly state: AgentState;
+  readonly calls: readonly Call[];
+}
+
+export interface EditOutcome {
+  /** False when the tool answered with an error (a refusal). */
+  readonly ok: boolean;
+  readonly text: string;
+  readonly calls: readonly Call[];
+}
+
+export type Family = 'hashline' | 'reference' | 'boundary';
+
+export interface Agent {
+  read(file: TaskFile): Promise<ReadOutcome>;
+  edit(file: TaskFile, state: AgentState, edit: AbstractEdit): Promise<EditOutcome>;
+}
+
+export interface AgentSession {
+  readonly agent: Agent;
+  close(): Promise<void>;
+}
+
+export interface AgentKind {
+  readonly id: string;
+  readonly label: string;
+  readonly family: Family;
+  /** Starts a session of this agent on `root` (a second call gives an independent second session). */
+  connect(root: string): Promise<AgentSession>;
+  /** The tool names a refusal must name as the next call to count as clear. */
+  readonly nextCalls: readonly string[];
+}
+
+/** The text of every text block of a result. */
+export function resultText(r: { content?: unknown }): string {
+  const blocks = Array.isArray(r.content) ? (r.content as Array<{ type?: string; text?: string }>) : [];
+  return blocks.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('\n');
+}
