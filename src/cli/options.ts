@@ -13,6 +13,7 @@ export const ENGINE_FLAGS = {
   'read-block': { type: 'string', multiple: true },
   config: { type: 'string' },
   tools: { type: 'string', multiple: true },
+  history: { type: 'string' },
 } as const;
 
 /** Parses argv (without the command) with the engine flags plus `extra` flags. */
@@ -32,6 +33,7 @@ export function parseEngineArgs<E extends Record<string, { type: 'string' | 'boo
       readAllow: list('read-allow').map((p) => path.resolve(p)),
       readBlock: list('read-block').map((p) => path.resolve(root, p)),
       tools,
+      history: v.history as string | undefined,
     },
     configSource.initialDoc,
   );

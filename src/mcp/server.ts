@@ -4,13 +4,14 @@
 // The reply of a tool that changes files is fitted to the message limit (reply-fit.ts), so a change
 // that landed is never answered as a failure, on either transport.
 
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { errorEnvelope, okEnvelope } from '../core/envelope.js';
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { BATCH_LIMIT_PARAM } from '../tools/boundary-batch.js';
-import type { Engine } from '../tools/engine.js';
+import { engineForCall, type Engine } from '../tools/engine.js';
 import type { CallContext, ToolDefinition } from '../tools/tool.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { fitReply } from './reply-fit.js';
@@ -90,7 +91,14 @@ async function runToolUnfitted(engine: Engine, tool: ToolDefinition, args: unkno
   try {
     // an edited configuration file applies from the next call on (one stat when unchanged)
     await engine.refreshConfig();
-    const out = await tool.run(engine, parsed.data, call);
+    const origin = { tool: tool.name, client: call.client?.id ?? 'library', clientName: call.client?.name, batch: randomUUID() };
+    let out;
+    try {
+      out = await tool.run(engineForCall(engine, origin), parsed.data, call);
+    } finally {
+      // what the call recorded is stored before the reply says it happened
+      await engine.history.flush();
+    }
     if (tool.family === 'boundary') {
       // The family's text block is the envelope's JSON (tools report failures by throwing).
       const envelope = okEnvelope(out.structured);
@@ -114,6 +122,8 @@ export function createMcpServer(engine: Engine, tools: readonly ToolDefinition[]
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
   const byName = new Map(tools.map((t) => [t.name, t]));
+  // stdio has no session id: one per server, so the log tells this client's calls from another's
+  const stdioId = `mcp-stdio:${randomUUID().slice(0, 8)}`;
   const listed = tools.map((t) => ({
     name: t.name,
     title: t.title,
@@ -137,6 +147,7 @@ export function createMcpServer(engine: Engine, tools: readonly ToolDefinition[]
     let sent: Promise<unknown> = Promise.resolve();
     const call: CallContext = {
       signal: extra.signal,
+      client: { id: extra.sessionId === undefined ? stdioId : `mcp-http:${extra.sessionId}`, name: server.getClientVersion()?.name },
       progress: (p) => {
         if (token === undefined) return;
         sent = sent

@@ -47,6 +47,7 @@ export const fsRollbackTool = defineTool({
     const result = await engine.locks.withLocks(
       [rp.real],
       async (): Promise<RollbackResult> => {
+        await engine.history.load([rp.real]);
         const versions = engine.history.versions(rp.real);
         if (versions.length === 0) throw new HashlineError('history_missing', msg.noHistory(display), { details: { path: display } });
         let disk: LoadedFile | null = null;
@@ -64,6 +65,8 @@ export const fsRollbackTool = defineTool({
         if (disk !== null) engine.history.record(rp.real, disk.text);
         const doc = docFromText(plan.target.text, { bom: disk?.doc.bom ?? false, eol: disk?.doc.eol ?? '\n' });
         await saveDoc(engine.guard, rp, doc, { signal: call.signal });
+        // logged as a change (a known text keeps its place: "" walks further back when called again)
+        engine.history.record(rp.real, plan.target.text, { tag: plan.target.tag, kind: 'made' });
         if (plan.reanchor) engine.history.reanchor(rp.real, plan.target.text);
         return {
           path: display,
