@@ -17,8 +17,12 @@ export const ENGINE_FLAGS = {
 } as const;
 
 /** Parses argv (without the command) with the engine flags plus `extra` flags. */
-export function parseEngineArgs<E extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(argv: string[], extra: E) {
-  const { values } = parseArgs({ args: argv, options: { ...ENGINE_FLAGS, ...extra }, strict: true, allowPositionals: false });
+export function parseEngineArgs<E extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(
+  argv: string[],
+  extra: E,
+  options: { positionals?: boolean } = {},
+) {
+  const { values, positionals } = parseArgs({ args: argv, options: { ...ENGINE_FLAGS, ...extra }, strict: true, allowPositionals: options.positionals === true });
   const v = values as Record<string, string | string[] | boolean | undefined>;
   const list = (k: string) => (v[k] as string[] | undefined) ?? [];
   const tools = v.tools === undefined ? undefined : list('tools').flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== '');
@@ -37,5 +41,5 @@ export function parseEngineArgs<E extends Record<string, { type: 'string' | 'boo
     },
     configSource.initialDoc,
   );
-  return { config, configSource, values: v };
+  return { config, configSource, values: v, positionals };
 }

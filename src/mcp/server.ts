@@ -116,10 +116,16 @@ async function runToolUnfitted(engine: Engine, tool: ToolDefinition, args: unkno
   }
 }
 
+/** The instructions, plus a line when the history is not the durable one asked for (a fallback to memory). */
+function withHistoryNote(instructions: string, engine: Engine): string {
+  const warning = engine.history.status().warning;
+  return warning === undefined ? instructions : `${instructions}\n\nHistory: ${warning}.`;
+}
+
 export function createMcpServer(engine: Engine, tools: readonly ToolDefinition[]): Server {
   const server = new Server(
     { name: 'hashline', version: VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: withHistoryNote(INSTRUCTIONS, engine) },
   );
   const byName = new Map(tools.map((t) => [t.name, t]));
   // stdio has no session id: one per server, so the log tells this client's calls from another's
