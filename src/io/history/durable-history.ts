@@ -4,10 +4,12 @@
 // seen lines):
 // - a synchronous runner (SQLite) checks the store's change counter (PRAGMA data_version, a few
 //   microseconds) on every question and reloads a path's window when another process committed
-//   meanwhile; its writes commit before the call returns;
+//   meanwhile;
 // - an asynchronous runner (PostgreSQL) is asked through `load(paths)`, which the tools await before
-//   they look at a path; its writes are queued and committed by `flush()`, which the adapters await
-//   before they reply, so a reply never acknowledges what is not stored.
+//   they look at a path.
+// Writes are queued and the writes of one tool call commit together in one transaction by
+// `flush()`, which the adapters await before they reply, so a reply never acknowledges what is not
+// stored (a SQLite store also commits what is queued before it reloads, and when the process exits).
 // Texts are cached by SHA-256 (content never changes under a hash). When the database fails at run
 // time, the failure is reported once and the history goes on in memory for the rest of the process.
 
@@ -74,7 +76,7 @@ export class DurableHistory implements HistoryStore {
   private textChars = 0;
   private lastStamp = Number.NaN;
   private failure: string | undefined;
-  private pending: Array<() => Op<unknown>> = [];
+  private pending: Array<(root: number) => Op<unknown>> = [];
   private flushing: Promise<void> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   /** Commits made by this process (SQLite's data_version leaves them out). */
@@ -86,6 +88,7 @@ export class DurableHistory implements HistoryStore {
   ) {
     this.limits = options.limits;
     this.query = makeQuery(this, options.retention);
+    if (this.sync) openSync.add(this);
   }
 
   get sync(): boolean {
@@ -181,12 +184,15 @@ export class DurableHistory implements HistoryStore {
       try {
         const stamp = this.runner.stamp!();
         if (stamp !== this.lastStamp) {
+          // another process committed: what this one has not committed yet goes first, then reload
+          this.flushSync();
           this.windows.clear();
           this.lastStamp = stamp;
         }
         const w = this.windows.get(path);
         if (w) return w;
         const root = this.root();
+        this.flushSync();
         return this.setWindow(path, this.runner.runSync!(() => this.loadOp(root, path), false));
       } catch (e) {
         this.fail(e);
@@ -209,37 +215,50 @@ export class DurableHistory implements HistoryStore {
     }
   }
 
+  /**
+   * Queues a write. The writes of one tool call commit together, in one transaction, when the
+   * adapter awaits flush() before it replies (or 20 ms later for a caller that never flushes).
+   */
   private write(op: (root: number) => Op<unknown>): void {
     if (this.failed) return;
-    if (this.sync) {
-      try {
-        const root = this.root();
-        this.runner.runSync!(() => op(root), true);
-        this.localCommits++;
-      } catch (e) {
-        this.fail(e);
-      }
-      return;
-    }
-    const root = this.rootId!;
-    this.pending.push(() => op(root));
-    // committed soon even when nobody awaits flush()
+    this.pending.push(op);
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = undefined;
       void this.flush();
     }, 20);
   }
 
+  /** Commits what is queued, now (synchronous runner). */
+  flushSync(): void {
+    if (this.pending.length === 0 || this.failed || !this.sync) return;
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      const root = this.root();
+      this.runner.runSync!(function* () {
+        for (const op of batch) yield* op(root);
+      }, true);
+      this.localCommits++;
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
   async flush(): Promise<void> {
+    if (this.sync) {
+      this.flushSync();
+      return;
+    }
     while (this.flushing) await this.flushing;
     if (this.pending.length === 0 || this.failed) return;
     const batch = this.pending;
     this.pending = [];
+    const root = this.rootId!;
     const self = this;
     this.flushing = (async () => {
       try {
         await self.runner.run(function* () {
-          for (const op of batch) yield* op();
+          for (const op of batch) yield* op(root);
         }, true);
         self.localCommits++;
         // what the database decided (a race with another process) is what the next load sees
@@ -346,12 +365,19 @@ export class DurableHistory implements HistoryStore {
   }
 
   async close(): Promise<void> {
+    openSync.delete(this);
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     await this.flush();
     await this.runner.close();
   }
 }
+
+/** Synchronous stores with writes possibly queued: committed when the process exits normally. */
+const openSync = new Set<DurableHistory>();
+process.once('exit', () => {
+  for (const h of openSync) h.flushSync();
+});
 
 /** A one-off id for a call's batch. */
 export function newBatchId(): string {

@@ -39,6 +39,7 @@ export function makeQuery(history: DurableHistory, retention: Retention): Histor
       return removed;
     },
     async stats() {
+      await history.flush();
       const root = await rootId();
       const s = await history.runner.run(() => stats(root), false);
       const fileBytes = history.runner.fileBytes?.();

@@ -88,6 +88,7 @@ export class SqliteRunner implements Runner {
   private handle: Database | undefined;
   private readonly stmts = new Map<string, Statement>();
   private dataVersion: Statement | undefined;
+  private tx: (((o: () => Op<unknown>) => unknown) & { immediate: (o: () => Op<unknown>) => unknown; deferred: (o: () => Op<unknown>) => unknown }) | undefined;
 
   constructor(
     readonly location: string,
@@ -161,8 +162,8 @@ export class SqliteRunner implements Runner {
   runSync<T>(op: () => Op<T>, write: boolean): T {
     const db = this.db();
     try {
-      const tx = db.transaction(() => this.execIn(db, op));
-      return write ? tx.immediate() : tx.deferred();
+      this.tx ??= db.transaction((o: () => Op<unknown>) => this.execIn(db, o));
+      return (write ? this.tx.immediate(op) : this.tx.deferred(op)) as T;
     } catch (e) {
       if (isCorruption(e)) {
         try {
@@ -199,6 +200,7 @@ export class SqliteRunner implements Runner {
   async close(): Promise<void> {
     const db = this.handle;
     this.handle = undefined;
+    this.tx = undefined;
     this.stmts.clear();
     db?.close();
   }

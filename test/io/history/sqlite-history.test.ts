@@ -110,12 +110,19 @@ test('the change stamp moves when this process or another commits', async () => 
   const { open } = await setup({ 'a.txt': 'x\n' });
   const a = await open();
   const b = await open();
+  // both have made the root's row (the first of them to look writes it)
+  a.history.versions(path.join(a.guard.realRoot, 'a.txt'));
+  b.history.versions(path.join(b.guard.realRoot, 'a.txt'));
   const s0 = await a.history.query!.changeStamp();
   assert.equal(await a.history.query!.changeStamp(), s0);
   b.history.record(path.join(b.guard.realRoot, 'a.txt'), 'from b\n');
+  // a call's writes commit together when the adapter flushes before replying
+  assert.equal(await a.history.query!.changeStamp(), s0);
+  await b.history.flush();
   const s1 = await a.history.query!.changeStamp();
   assert.notEqual(s1, s0);
   a.history.record(path.join(a.guard.realRoot, 'a.txt'), 'from a\n');
+  await a.history.flush();
   assert.notEqual(await a.history.query!.changeStamp(), s1);
   // and a sees b's version without a restart
   assert.deepEqual(a.history.versions(path.join(a.guard.realRoot, 'a.txt')).map((v) => v.text), ['from b\n', 'from a\n']);
