@@ -7,8 +7,9 @@
 // A durable store migrates 0.1's JSON history file of the root on first use (then renamed `.migrated`)
 // and applies retention in the background (a minute after start, then hourly).
 
-import { renameSync } from 'node:fs';
+import { realpathSync, renameSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { HistoryOrigin, HistoryStore } from '../../core/history/history-store.js';
 import type { HistorySettings } from '../../core/history/history-settings.js';
 import { DEFAULT_LIMITS, SnapshotStore } from '../../core/history/snapshot-store.js';
@@ -63,6 +64,21 @@ function migrator(realRoot: string, stateDir: string | undefined, report: (m: st
   };
 }
 
+/** `p` with its nearest existing ancestor resolved through links (where it would really be made). */
+function realPlace(p: string): string {
+  const rest: string[] = [];
+  for (let cur = p; ; ) {
+    try {
+      return path.join(realpathSync(cur), ...rest.reverse());
+    } catch {
+      const up = path.dirname(cur);
+      if (up === cur) return p;
+      rest.push(path.basename(cur));
+      cur = up;
+    }
+  }
+}
+
 function scheduleRetention(history: DurableHistory, report: (m: string) => void): void {
   let warned = false;
   const run = () => {
@@ -108,7 +124,7 @@ export async function openHistory(settings: HistorySettings, options: OpenHistor
     }
   }
   const file = historyStoreFor(options.realRoot, options.stateDir);
-  if (isWithin(file, options.realRoot)) {
+  if (isWithin(file, options.realRoot) || isWithin(realPlace(file), options.realRoot)) {
     return memory(`history store ${file} would be inside the project; using the in-memory history (set XDG_STATE_HOME elsewhere)`);
   }
   const module = (options.loadSqlite ?? loadSqliteModule)();

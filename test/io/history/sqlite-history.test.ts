@@ -221,3 +221,14 @@ test('retention by size removes the oldest entries until the root fits', async (
   assert.ok(left.length >= 1 && left.length <= 4);
   assert.equal(left[0]!.tag, computeTag(`${'9'.repeat(1000)}\n`), 'the newest stays');
 });
+
+test('a state directory inside the project is refused: the history stays in memory, with a warning', async () => {
+  const reports: string[] = [];
+  sb = await makeSandbox({ 'a.txt': 'x\n' });
+  const config = mergeConfig({ root: sb.root, allow: [], block: [], readAllow: [], readBlock: [] });
+  const e = await createEngine(config, { stateDir: path.join(sb.root, '.state'), report: (m) => reports.push(m) });
+  engines.push(e);
+  assert.equal(e.history.status().backend, 'memory');
+  assert.match(reports.join('\n'), /would be inside the project; using the in-memory history/);
+  assert.equal(existsSync(path.join(sb.root, '.state')), false, 'nothing made inside the root');
+});
