@@ -1,7 +1,7 @@
 // Bundles the built CLI (dist/cli/main.js) into one ES module, dist/hashline.mjs, with esbuild
 // (installed with tsx). One file loads faster than the ~300 modules the SDK, zod and ajv bring in:
 // `node dist/hashline.mjs mcp` is what the cold-start benchmark compares as "bundled".
-// Native and grammar packages (@ast-grep/*) stay external and load lazily from node_modules.
+// Native and grammar packages (@ast-grep/*, better-sqlite3) and pg stay external and load lazily from node_modules.
 // --no-ajv swaps the SDK's ajv-backed JSON Schema validator for a stub (the server only uses it to
 // check elicitation answers, which hashline never asks for), to measure what ajv's load costs.
 // Usage: node scripts/bundle-cli.mjs [--out FILE] [--entry FILE] [--no-ajv]   (FILE must sit one level under a
@@ -45,7 +45,9 @@ await build({
   target: 'node20',
   minify: true,
   legalComments: 'none',
-  external: ['@ast-grep/*'],
+  external: ['@ast-grep/*', 'better-sqlite3', 'pg'],
+  // ES modules first: jsonc-parser's `main` is a UMD build whose require('./impl/format') a bundle cannot resolve
+  mainFields: ['module', 'main'],
   banner: { js: "import { createRequire as __hashlineRequire } from 'node:module'; const require = __hashlineRequire(import.meta.url);" },
   logLevel: 'warning',
   plugins: values['no-ajv'] ? [noAjv] : [],
