@@ -158,11 +158,18 @@ export function renderWhole(src: LineSource, trailingEmpty: boolean, budget: Rep
   return b.finish();
 }
 
+export interface RangeOptions {
+  /** Add the `[N more lines in file; ...]` footer (default true; search hits leave it out). */
+  footer?: boolean;
+  /** Cut long lines even when exactly one line is asked for (search hits). */
+  alwaysTruncate?: boolean;
+}
+
 /** Exact line ranges, in the order given (not merged), as the reference renders them. */
-export function renderRanges(src: LineSource, ranges: readonly LineSpanRange[], budget: ReplyBudget): Rendered {
+export function renderRanges(src: LineSource, ranges: readonly LineSpanRange[], budget: ReplyBudget, options: RangeOptions = {}): Rendered {
   const total = src.total;
   // a request for exactly one line ("N-N") shows it whole, so the truncation notice's advice leads somewhere
-  const single = ranges.length === 1 && ranges[0]!.start === ranges[0]!.end;
+  const single = options.alwaysTruncate !== true && ranges.length === 1 && ranges[0]!.start === ranges[0]!.end;
   const b = new Builder(budget, !single);
   let prevEnd: number | undefined;
   outer: for (const { start, end } of ranges) {
@@ -181,7 +188,7 @@ export function renderRanges(src: LineSource, ranges: readonly LineSpanRange[], 
     prevEnd = effEnd;
   }
   const out = b.finish();
-  if (!b.capped && out.seen.length > 0) {
+  if (options.footer !== false && !b.capped && out.seen.length > 0) {
     const lastShown = Math.max(...out.seen);
     if (lastShown < total) out.notices.push(moreLines(total - lastShown, lastShown + 1, total));
   }

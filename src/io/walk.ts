@@ -34,13 +34,37 @@ export interface IgnoreRules {
 }
 type Rules = IgnoreRules;
 
-async function loadIgnore(dir: string): Promise<Rules | null> {
+/** The rules of `dir/.gitignore`, or null when there is none (or it cannot be read). */
+export async function loadIgnore(dir: string): Promise<Rules | null> {
   try {
     const text = await fsp.readFile(path.join(dir, '.gitignore'), 'utf8');
     return { base: dir, ig: ignore().add(text) };
   } catch {
     return null;
   }
+}
+
+/**
+ * The .gitignore rules of the directories from the root down to `dir`'s parent: a walk started
+ * below the root reads only the files from its start down, so these are applied on top. None when
+ * they ignore `dir` itself: a directory named explicitly is walked as if it were not ignored.
+ */
+export async function ancestorRules(rootReal: string, dir: string): Promise<IgnoreRules[]> {
+  const rules = await rulesAbove(rootReal, dir);
+  return ignored(rules, dir, true) ? [] : rules;
+}
+
+async function rulesAbove(rootReal: string, dir: string): Promise<IgnoreRules[]> {
+  if (dir === rootReal || !dir.startsWith(`${rootReal === '/' ? '' : rootReal}/`)) return [];
+  const parts = dir.slice(rootReal.length).split('/').filter((p) => p !== '');
+  const out: IgnoreRules[] = [];
+  let d = rootReal;
+  for (let i = 0; i < parts.length; i++) {
+    const own = await loadIgnore(d);
+    if (own) out.push(own);
+    d = d === '/' ? `/${parts[i]}` : `${d}/${parts[i]}`;
+  }
+  return out;
 }
 
 /** True when any of the rules (each relative to its own base) ignores `abs`. Shared with io/tree-index.ts. */
@@ -82,6 +106,34 @@ export function splitEntries(
     }
   }
   return { subdirs, files };
+}
+
+export interface DirEntries {
+  subdirs: string[];
+  files: string[];
+  /** Symbolic links (never followed), by the same ignore rules and the policy on their own path. */
+  links: string[];
+}
+
+/**
+ * One directory's entries by the rules every walk shares (`splitEntries`), plus its symbolic
+ * links, kept apart: a listing shows them, a walk never follows them. Null when it cannot be read.
+ */
+export async function readDirEntries(guard: PathGuard, dir: string, rules: readonly IgnoreRules[] | null, scope: Scope): Promise<DirEntries | null> {
+  let entries: Dirent[];
+  try {
+    entries = await fsp.readdir(dir, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  const links: string[] = [];
+  for (const e of entries) {
+    if (!e.isSymbolicLink()) continue;
+    const abs = dir === '/' ? `/${e.name}` : `${dir}/${e.name}`;
+    if ((rules !== null && ignored(rules, abs, false)) || !guard.admitsReal(abs, scope)) continue;
+    links.push(abs);
+  }
+  return { ...splitEntries(guard, dir, entries, rules, scope), links };
 }
 
 /** Yields the files under `startReal` (a real directory path), sorted by path within each directory. */

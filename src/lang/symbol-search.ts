@@ -6,104 +6,35 @@
 // (the event loop is released between slices); their bytes and per-name answers stay warm between
 // calls, checked against size, mtime, inode and device before every use.
 
-import { lstatSync } from 'node:fs';
 import type { Lang } from '@ast-grep/napi';
 import { napi } from './napi.js';
-import { HashlineError } from '../core/errors.js';
-import { docTag, parseDocAndText } from '../core/text-doc.js';
+import { HashlineError, toHashlineError } from '../core/errors.js';
+import { decodeEntry, entryFor, MAX_CACHED_FILE_BYTES, verifiedEntry, type CachedFile, type DecodedFile } from '../io/file-cache.js';
 import type { PathGuard } from '../io/path-guard.js';
-import { readForPrefilter } from '../io/read-for-prefilter.js';
-import { readVerifiedSync, statKey } from '../io/read-verified-sync.js';
 import { listTree } from '../io/tree-index.js';
 import { isAvailable, languageForPath, type LanguageInfo } from './registry.js';
 import { findSymbol, hasDefinitions, type SymbolMatch } from './symbols.js';
 
+export { forgetFile, type DecodedFile } from '../io/file-cache.js';
+
 /** Files larger than this are not searched (nor cached). */
-export const MAX_SEARCH_FILE_BYTES = 2 * 1024 * 1024;
-/** Cached bytes are dropped, least recently used first, past this total. */
-const MAX_CACHED_BYTES = 128 * 1024 * 1024;
+export const MAX_SEARCH_FILE_BYTES = MAX_CACHED_FILE_BYTES;
 /** Candidate files parsed at once. */
 const PARSE_BATCH = 16;
 /** The event loop is released after this long of synchronous work. */
 const SLICE_MS = 8;
 
-export interface DecodedFile {
-  /** LF, BOM-less text. */
-  readonly text: string;
-  readonly tag: string;
-  readonly utf8: boolean;
-}
+type Entry = CachedFile;
+const decode = decodeEntry;
 
-interface Entry {
-  readonly key: string;
-  readonly bytes: Buffer;
-  /** Read with every check (io/read-verified-sync.ts); else only fit for the needle test. */
-  readonly verified: boolean;
-  decoded?: DecodedFile;
-  /** Symbol name → match (null: checked, none). */
-  readonly matches: Map<string, SymbolMatch | null>;
-}
-
-const cache = new Map<string, Entry>();
-let cachedBytes = 0;
-
-function remember(real: string, entry: Entry): void {
-  forgetFile(real);
-  cache.set(real, entry);
-  cachedBytes += entry.bytes.length;
-  while (cachedBytes > MAX_CACHED_BYTES && cache.size > 0) forgetFile(cache.keys().next().value as string);
-}
-
-/** Drops what is known about a file (called after a write). */
-export function forgetFile(real: string): void {
-  const old = cache.get(real);
-  if (old) {
-    cachedBytes -= old.bytes.length;
-    cache.delete(real);
+/** Symbol name → match (null: checked, none), kept in the entry's memo. */
+function matchesOf(entry: Entry): Map<string, SymbolMatch | null> {
+  let m = entry.memo.get('symbols') as Map<string, SymbolMatch | null> | undefined;
+  if (!m) {
+    m = new Map();
+    entry.memo.set('symbols', m);
   }
-}
-
-function decode(entry: Entry): DecodedFile {
-  if (!entry.decoded) {
-    const { doc, text } = parseDocAndText(entry.bytes);
-    entry.decoded = { text, tag: docTag(doc, entry.bytes), utf8: doc.utf8 };
-  }
-  return entry.decoded;
-}
-
-/**
- * The cached entry for a file when still valid, else a fresh read (null: not a searchable file).
- * Fresh reads skip the descriptor check (io/read-for-prefilter.ts): most files only have their
- * bytes searched for the name, and `verifiedEntry` reads again, with every check, those that match.
- */
-function entryFor(real: string): Entry | null {
-  const hit = cache.get(real);
-  if (hit) {
-    try {
-      if (statKey(lstatSync(real)) === hit.key) return hit;
-    } catch {
-      forgetFile(real);
-      return null;
-    }
-  }
-  const read = readForPrefilter(real, MAX_SEARCH_FILE_BYTES);
-  if (!read) return null;
-  const entry: Entry = { key: read.key, bytes: read.bytes, verified: false, matches: new Map() };
-  remember(real, entry);
-  return entry;
-}
-
-/** The entry itself when verified, else a verified read that replaces it (null: gone or no longer searchable). */
-function verifiedEntry(guard: PathGuard, real: string, entry: Entry): Entry | null {
-  if (entry.verified) return entry;
-  const read = readVerifiedSync(guard, real, guard.display(real), MAX_SEARCH_FILE_BYTES);
-  if (!read) {
-    forgetFile(real);
-    return null;
-  }
-  const fresh: Entry = { key: read.key, bytes: read.bytes, verified: true, matches: new Map() };
-  remember(real, fresh);
-  return fresh;
+  return m;
 }
 
 export interface SymbolHit {
@@ -155,20 +86,20 @@ export async function searchSymbol(
     try {
       let entry = entryFor(real);
       if (!entry) continue;
-      const known = entry.matches.get(name);
+      const known = matchesOf(entry).get(name);
       if (known !== undefined) {
         if (known) results[i] = { real, display: guard.display(real), file: decode(entry), match: known };
         continue;
       }
       if (entry.bytes.indexOf(needle) < 0) {
-        entry.matches.set(name, null);
+        matchesOf(entry).set(name, null);
         continue;
       }
       entry = verifiedEntry(guard, real, entry);
       if (!entry || entry.bytes.indexOf(needle) < 0) continue;
       pending.push({ i, lang, entry });
     } catch (e) {
-      results[i] = { display: guard.display(real), message: (e as Error).message };
+      results[i] = { display: guard.display(real), message: toHashlineError(e).message };
     }
   }
   // parse the candidates a few at a time in walk order (ast-grep parses off the main thread), and
@@ -183,13 +114,13 @@ export async function searchSymbol(
       try {
         const file = decode(entry);
         const match = findSymbol(lang, await napi().parseAsync(lang.id as Lang, file.text), name);
-        entry.matches.set(name, match);
+        matchesOf(entry).set(name, match);
         if (match) {
           results[i] = { real, display, file, match };
           found++;
         }
       } catch (e) {
-        results[i] = { display, message: (e as Error).message };
+        results[i] = { display, message: toHashlineError(e).message };
       }
     }));
   }

@@ -33,6 +33,11 @@ function rulesFor(lang: LanguageInfo): Compiled {
   return out;
 }
 
+/** The definition rules of a language, restricted to kinds its grammar knows (shared with outlines and references). */
+export function definitionRules(lang: LanguageInfo): { rules: readonly DefinitionRule[]; kinds: readonly string[] } {
+  return rulesFor(lang);
+}
+
 /** True when symbol reads know definitions for this language. */
 export function hasDefinitions(lang: LanguageInfo): boolean {
   return rulesFor(lang).kinds.length > 0;

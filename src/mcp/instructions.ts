@@ -2,7 +2,9 @@
 
 export const INSTRUCTIONS = `hashline serves the files under one project root.
 Every read returns a header ¶path#TAG (TAG = 4 hex digits naming the exact text you were shown) and numbered lines "N| text".
+Find your way first: fs_list (a tree), fs_outline (the symbols of files or folders), fs_search (text or regex), fs_references (where a name is defined, imported, called).
+fs_search and fs_references return their hits as tagged lines, exactly like fs_read: edit straight from them with fs_edit (that TAG, those line numbers), no re-read needed.
 To change a file, pass that TAG back (fs_edit file_hash) and address lines by the numbers you read; line numbers always refer to the text as read.
 If an edit is refused as stale or unknown, re-read the file (or the lines you need) and retry with the fresh tag; never invent a tag.
-After a successful edit the result carries the new ¶path#TAG: use it for the next edit without re-reading.
+After a successful edit the result carries the new ¶path#TAG: use it for the next edit without re-reading. fs_rollback undoes an edit (hash "" restores the version before).
 Paths are relative to the root (or absolute inside it); anything outside, or reached through a link that leads outside, is refused.`;

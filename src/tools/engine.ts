@@ -27,7 +27,6 @@ export interface Engine {
 }
 
 export interface EngineOptions {
-  lockDir?: string;
   /** The parent of hashline's state directory, where a durable history is kept (default $XDG_STATE_HOME, else ~/.local/state). */
   stateDir?: string;
   /** Loads better-sqlite3 (tests inject a failing loader). */
@@ -55,9 +54,12 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
     ...(options.loadSqlite ? { loadSqlite: options.loadSqlite } : {}),
     ...(options.report ? { report: options.report } : {}),
   });
-  const locks = new LockManager(options.lockDir);
-  // A writer killed mid-write leaves its lock and a temporary file: clear both before serving.
-  await locks.recoverStale().catch(() => 0);
+  const locks = new LockManager({ root: guard.realRoot, display: (abs) => guard.display(abs) });
+  // A writer killed mid-write leaves its lock and a temporary file beside the file. The sweep
+  // clears them under the root in slices (io/lock-sweep.ts) while the engine serves:
+  // the first slice runs before this returns (a small tree is swept whole), and a dead lock not
+  // reached yet is taken over by the first writer that meets it.
+  void locks.recoverStale().catch(() => 0);
   const engine: Engine = {
     config,
     get guard() {

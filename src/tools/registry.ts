@@ -2,16 +2,23 @@
 
 import { FAMILIES, type Family } from '../core/config.js';
 import { HashlineError } from '../core/errors.js';
+import { fileCapabilitiesTool } from './file-capabilities.js';
 import { fileHashTool } from './file-hash.js';
+import { fileReadTool } from './file-read.js';
 import { fileWriteTool } from './file-write.js';
 import { fsAstEditTool } from './fs-ast-edit.js';
 import { fsEditTool } from './fs-edit.js';
+import { fsListTool } from './fs-list.js';
+import { fsOutlineTool } from './fs-outline.js';
 import { fsReadTool } from './fs-read.js';
+import { fsReferencesTool } from './fs-references.js';
 import { fsRollbackTool } from './fs-rollback.js';
+import { fsSearchTool } from './fs-search.js';
 import { fsWriteTool } from './fs-write.js';
 import type { ToolDefinition } from './tool.js';
 
-export const ALL_TOOLS: readonly ToolDefinition[] = [fileHashTool as unknown as ToolDefinition, fileWriteTool as unknown as ToolDefinition, fsReadTool as unknown as ToolDefinition, fsWriteTool as unknown as ToolDefinition, fsAstEditTool as unknown as ToolDefinition, fsEditTool as unknown as ToolDefinition, fsRollbackTool as unknown as ToolDefinition];
+const tools = [fileHashTool, fileCapabilitiesTool, fileReadTool, fileWriteTool, fsReadTool, fsWriteTool, fsAstEditTool, fsEditTool, fsRollbackTool, fsListTool, fsSearchTool, fsOutlineTool, fsReferencesTool];
+export const ALL_TOOLS: readonly ToolDefinition[] = tools.map((t) => t as unknown as ToolDefinition);
 
 /** The tools named by `selection` (tool names and/or family names); all tools when undefined. */
 export function selectTools(selection: readonly string[] | undefined, all: readonly ToolDefinition[] = ALL_TOOLS): ToolDefinition[] {

@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { INSTRUCTIONS } from '../../src/mcp/instructions.js';
 import { ALL_TOOLS, selectTools } from '../../src/tools/registry.js';
 
 test('every tool has a short description with one example and recovery advice', () => {
@@ -35,4 +36,33 @@ test('selectTools: families, names, and unknown names', () => {
   assert.ok(selectTools(['boundary']).every((t) => t.family === 'boundary'));
   assert.deepEqual(selectTools(['file_hash']).map((t) => t.name), ['file_hash']);
   assert.throws(() => selectTools(['nope']), (e: { code?: string }) => e.code === 'invalid_arguments');
+});
+
+const NAVIGATION = ['fs_list', 'fs_search', 'fs_outline', 'fs_references'];
+
+test('the navigation tools are in the hashline family, each with an output schema and a JSON example', () => {
+  const hashline = selectTools(['hashline']).map((t) => t.name);
+  for (const name of NAVIGATION) {
+    assert.ok(hashline.includes(name), `${name} is selected by --tools hashline`);
+    const t = ALL_TOOLS.find((x) => x.name === name)!;
+    assert.equal(t.annotations.readOnlyHint, true, `${name} is read-only`);
+    const example = /Example: (\{.*?\})(?: →|$)/m.exec(t.description);
+    assert.ok(example, `${name}: the example is a JSON object`);
+    assert.equal(t.input.safeParse(JSON.parse(example[1]!)).success, true, `${name}: its example is valid input`);
+  }
+  assert.deepEqual(selectTools(['boundary']).filter((t) => NAVIGATION.includes(t.name)), []);
+});
+
+test('the search and references descriptions say their hits are editable tagged lines', () => {
+  for (const name of ['fs_search', 'fs_references']) {
+    const d = ALL_TOOLS.find((x) => x.name === name)!.description;
+    assert.match(d, /¶path#TAG/, name);
+    assert.match(d, /fs_edit/, name);
+  }
+});
+
+test('the server instructions explain the loop: find, edit from the tagged hits, roll back', () => {
+  for (const name of [...NAVIGATION, 'fs_edit', 'fs_rollback']) assert.match(INSTRUCTIONS, new RegExp(`\\b${name}\\b`), name);
+  assert.match(INSTRUCTIONS, /no re-read/);
+  assert.ok(INSTRUCTIONS.length <= 1600, `instructions stay short (${INSTRUCTIONS.length})`);
 });

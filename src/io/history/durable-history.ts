@@ -22,7 +22,8 @@ import { recordableText } from '../../core/history/snapshot-store.js';
 import { computeTag } from '../../core/tag.js';
 import { decodeBytes, encodeText } from '../../core/text-codec.js';
 import {
-  addSeen, anchorVersion, ensureRoot, loadBlobs, loadWindow, logDeletion, recordVersion, renamePath, type Dialect, type Op, type RecordFields,
+  addSeen, anchorVersion, ensureRoot, loadBlobs, loadRankedWindow, logDeletion, recordVersion, renamePath, touchOp, type Dialect, type HeadRow, type Op,
+  type RecordFields,
 } from './history-sql.js';
 import { makeQuery } from './history-query-api.js';
 import type { Retention } from './history-queries.js';
@@ -48,6 +49,8 @@ interface StoredVersion extends Version {
 
 interface Window {
   versions: StoredVersion[];
+  /** Paths used more recently than this one, as far as this process knows (an upper bound). */
+  rank: number;
 }
 
 export interface DurableOptions {
@@ -148,7 +151,7 @@ export class DurableHistory implements HistoryStore {
     }
   }
 
-  private windowFromRows(rows: ReturnType<typeof loadWindow> extends Op<infer T> ? T : never, blobs: Map<string, Uint8Array>): Window {
+  private windowFromRows(rows: readonly HeadRow[], rank: number, blobs: Map<string, Uint8Array>): Window {
     const versions: StoredVersion[] = [];
     for (const h of rows) {
       let text = this.texts.get(h.sha256);
@@ -160,14 +163,14 @@ export class DurableHistory implements HistoryStore {
       }
       versions.push({ sha256: h.sha256, tag: h.tag, text, seen: decodeSeen(h.seen) });
     }
-    return { versions };
+    return { versions, rank };
   }
 
   private *loadOp(root: number, path: string): Op<Window> {
-    const rows = yield* loadWindow(root, path, this.limits);
+    const { rows, rank } = yield* loadRankedWindow(root, path, this.limits);
     const missing = rows.map((r) => r.sha256).filter((s) => !this.texts.has(s));
     const blobs = missing.length > 0 ? yield* loadBlobs(missing) : new Map<string, Uint8Array>();
-    return this.windowFromRows(rows, blobs);
+    return this.windowFromRows(rows, rank, blobs);
   }
 
   private setWindow(path: string, w: Window): Window {
@@ -190,7 +193,7 @@ export class DurableHistory implements HistoryStore {
           this.lastStamp = stamp;
         }
         const w = this.windows.get(path);
-        if (w) return w;
+        if (w) return this.inWindow(w);
         const root = this.root();
         this.flushSync();
         return this.setWindow(path, this.runner.runSync!(() => this.loadOp(root, path), false));
@@ -198,7 +201,14 @@ export class DurableHistory implements HistoryStore {
         this.fail(e);
       }
     }
-    return this.windows.get(path) ?? this.setWindow(path, { versions: [] });
+    const w = this.windows.get(path);
+    return w ? this.inWindow(w) : this.setWindow(path, { versions: [], rank: this.limits.maxPaths });
+  }
+
+  /** A cached path that other paths' uses pushed out of the window has no versions the tools see any more. */
+  private inWindow(w: Window): Window {
+    if (w.rank >= this.limits.maxPaths && w.versions.length > 0) w.versions = [];
+    return w;
   }
 
   async load(paths: readonly string[]): Promise<void> {
@@ -274,18 +284,33 @@ export class DurableHistory implements HistoryStore {
     }
   }
 
+  /** `path` became the most recently used path: the cached paths that were more recent move down one. */
+  private used(path: string, w: Window): void {
+    const was = w.rank;
+    if (was === 0) return;
+    for (const [p, other] of this.windows) if (p !== path && other.rank < was) other.rank++;
+    w.rank = 0;
+  }
+
   record(path: string, text: string, options: RecordOptions = {}): string | null {
     if (!this.recordable(text)) return null;
     const w = this.window(path);
     const found = w.versions.find((v) => v.text === text);
     const kind: RecordKind = options.kind ?? 'seen';
-    if (found && kind === 'seen') return found.tag;
+    // recording a known text again keeps its place but makes the path the most recently used, as in memory
+    const touch = w.rank > 0;
+    if (found && kind === 'seen') {
+      if (touch) this.write((root) => touchOp(root, path));
+      this.used(path, w);
+      return found.tag;
+    }
     const tag = found?.tag ?? options.tag ?? computeTag(text);
     const data = encodeText(text);
     const sha256 = found?.sha256 ?? sha256Hex(data);
     this.rememberText(sha256, text);
-    const fields: RecordFields = { path, sha256, tag, kind: 'text', data, op: kind, origin: options.origin, time: Date.now(), limits: this.limits };
+    const fields: RecordFields = { path, sha256, tag, kind: 'text', data, op: kind, origin: options.origin, time: Date.now(), limits: this.limits, touch };
     this.write((root) => recordVersion(root, fields));
+    this.used(path, w);
     if (!found) {
       w.versions.push({ sha256, tag, text, seen: new Set() });
       while (w.versions.length > this.limits.maxVersionsPerPath) w.versions.shift();
@@ -342,6 +367,7 @@ export class DurableHistory implements HistoryStore {
     if (i < 0 || i === vs.length - 1) return;
     const [v] = vs.splice(i, 1);
     vs.push(v!);
+    this.used(path, this.window(path));
     if (this.sync) this.write((root) => anchorVersion(root, path, v!.sha256));
   }
 
@@ -349,6 +375,7 @@ export class DurableHistory implements HistoryStore {
     const w = this.window(from);
     this.windows.delete(from);
     this.setWindow(to, w);
+    this.used(to, w);
     const time = Date.now();
     this.write((root) => renamePath(root, from, to, options.origin, time));
   }

@@ -74,14 +74,20 @@ export interface HeadRow {
   readonly seen: string;
 }
 
-/** The versions of `path` the tools see, oldest first: none when the path is not among the most recently changed. */
+/** The versions of `path` the tools see, oldest first: none when the path is not among the most recently used. */
 export function* loadWindow(rootId: number, path: string, limits: WindowLimits): Op<HeadRow[]> {
+  return (yield* loadRankedWindow(rootId, path, limits)).rows;
+}
+
+/** loadWindow, and how many paths were used more recently than this one (`limits.maxPaths` when out of the window). */
+export function* loadRankedWindow(rootId: number, path: string, limits: WindowLimits): Op<{ rows: HeadRow[]; rank: number }> {
   const own = yield q('SELECT seq FROM paths WHERE root_id = ? AND path = ?', rootId, path);
-  if (own.length === 0) return [];
+  if (own.length === 0) return { rows: [], rank: limits.maxPaths };
   const newer = yield q('SELECT count(*) AS n FROM (SELECT 1 FROM paths WHERE root_id = ? AND seq > ? LIMIT ?) t', rootId, own[0]!.seq, limits.maxPaths);
-  if (Number(newer[0]!.n) >= limits.maxPaths) return [];
+  const rank = Number(newer[0]!.n);
+  if (rank >= limits.maxPaths) return { rows: [], rank };
   const rows = yield q('SELECT sha256, tag, seen FROM heads WHERE root_id = ? AND path = ? ORDER BY seq DESC LIMIT ?', rootId, path, limits.maxVersionsPerPath);
-  return rows.reverse().map((r) => ({ sha256: String(r.sha256), tag: String(r.tag), seen: String(r.seen ?? '') }));
+  return { rows: rows.reverse().map((r) => ({ sha256: String(r.sha256), tag: String(r.tag), seen: String(r.seen ?? '') })), rank };
 }
 
 /** Stored bytes by SHA-256 (missing ones are left out: removed by retention meanwhile). */
@@ -124,6 +130,13 @@ function* logRow(rootId: number, f: LogFields): Op<void> {
   );
 }
 
+/** Makes `path` the most recently used (a version of it was recorded again: the seed's LRU over paths). */
+export function* touchOp(rootId: number, path: string): Op<void> {
+  const rows = yield q('SELECT seq FROM paths WHERE root_id = ? AND path = ?', rootId, path);
+  if (rows.length === 0) return;
+  yield* touchPath(rootId, path, yield* nextSeq(rootId));
+}
+
 export interface RecordFields {
   readonly path: string;
   readonly sha256: string;
@@ -136,6 +149,8 @@ export interface RecordFields {
   readonly origin: HistoryOrigin | undefined;
   readonly time: number;
   readonly limits: WindowLimits;
+  /** Make the path the most recently used even when the version is already in its window. */
+  readonly touch?: boolean;
 }
 
 /**
@@ -155,6 +170,8 @@ export function* recordVersion(rootId: number, r: RecordFields): Op<{ added: boo
       );
       yield* touchPath(rootId, r.path, seq);
       added = true;
+    } else if (r.touch === true) {
+      yield* touchOp(rootId, r.path);
     }
   }
   if (added || r.op !== 'seen' || r.tag === null) {

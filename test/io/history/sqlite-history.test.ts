@@ -232,3 +232,18 @@ test('a state directory inside the project is refused: the history stays in memo
   assert.match(reports.join('\n'), /would be inside the project; using the in-memory history/);
   assert.equal(existsSync(path.join(sb.root, '.state')), false, 'nothing made inside the root');
 });
+
+test('the window is the seed\'s: 50 paths least recently used first (a known text recorded again counts as a use)', async () => {
+  const { open } = await setup({});
+  const e = await open();
+  const p = (i: number) => path.join(e.guard.realRoot, `p${i}.txt`);
+  for (let i = 0; i < 50; i++) e.history.record(p(i), 'x\n');
+  e.history.record(p(0), 'x\n'); // a use of p0
+  e.history.record(p(50), 'x\n');
+  await e.history.flush();
+  for (const h of [e, await open()]) {
+    assert.equal(h.history.versions(p(0)).length, 1);
+    assert.equal(h.history.versions(p(1)).length, 0);
+    assert.equal(h.history.versions(p(50)).length, 1);
+  }
+});
