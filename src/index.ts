@@ -82,3 +82,7 @@ export { outlineOf } from './lang/outline.js';
 export type { OutlineSymbol } from './lang/outline.js';
 export { referencesIn } from './lang/references.js';
 export type { Reference, ReferenceRole } from './lang/references.js';
+export { resolveSqlSelection, sqlOutcome, normalizeSqlTarget, SqlSelectionSchema, SQL_POLICIES } from './core/sql-selection.js';
+export type { SqlPolicy, SqlSelection, SqlDefaults, SqlPlan, SqlOutcome, SqlStatus, SqlDiagnostic, SqlResult, SqlTarget } from './core/sql-selection.js';
+export { SqlValidator, SQL_LIMITS } from './io/sql-worker.js';
+export type { SqlValidatorOptions, SqlValidatorLoad, SqlLimits, SqlClock } from './io/sql-worker.js';

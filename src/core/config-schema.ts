@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { assertPathForm } from './path-policy.js';
+import { SQL_POLICIES, type SqlDefaults } from './sql-selection.js';
 
 export const READ_MODES = ['ast', 'text'] as const;
 export type ReadMode = (typeof READ_MODES)[number];
@@ -75,6 +76,16 @@ export const ConfigSchema = z.strictObject({
       max_version_bytes: z.number().int().nonnegative().max(1024 * 1024 * 1024).optional(),
     })
     .optional(),
+  /** Defaults of file_patch's per-file `sql` selection (a dialect alone does not ask for validation). */
+  sql: z
+    .strictObject({
+      policy: z.enum(SQL_POLICIES).optional(),
+      dialect: z.string().min(1).max(64).optional(),
+      /** `"18"`, or a bare integer (`version = 18`). */
+      version: z.union([z.string().min(1).max(64), z.number().int().nonnegative()]).optional(),
+      variant: z.string().min(1).max(64).optional(),
+    })
+    .optional(),
 });
 export type ConfigDoc = z.infer<typeof ConfigSchema>;
 
@@ -119,6 +130,7 @@ export interface Settings {
   readonly aiderMatchers: readonly AiderMatcher[];
   readonly chown: ChownPolicy;
   readonly persistHistory: boolean | undefined;
+  readonly sql: Readonly<SqlDefaults>;
 }
 
 export function resolveSettings(doc: ConfigDoc): Settings {
@@ -137,6 +149,12 @@ export function resolveSettings(doc: ConfigDoc): Settings {
     aiderMatchers: freeze([...(doc.files?.patch?.aider_matchers ?? AIDER_MATCHERS)]),
     chown: doc.files?.chattr?.chown ?? 'same',
     persistHistory: doc.history?.persist,
+    sql: freeze({
+      policy: doc.sql?.policy,
+      dialect: doc.sql?.dialect,
+      version: doc.sql?.version === undefined ? undefined : String(doc.sql.version),
+      variant: doc.sql?.variant,
+    }),
   });
 }
 
