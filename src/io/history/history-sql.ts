@@ -37,6 +37,8 @@ export function schemaStatements(dialect: Dialect): string[] {
     `CREATE TABLE IF NOT EXISTS versions (id ${id}, root_id BIGINT NOT NULL, path TEXT NOT NULL, sha256 TEXT, tag TEXT,
       size BIGINT, kind TEXT, op TEXT NOT NULL, tool TEXT, client TEXT, client_name TEXT, batch TEXT, time BIGINT NOT NULL, detail TEXT)`,
     'CREATE INDEX IF NOT EXISTS versions_path ON versions (root_id, path, id)',
+    // the feed: a root's newest entries without sorting the whole log
+    'CREATE INDEX IF NOT EXISTS versions_root ON versions (root_id, id)',
     'CREATE INDEX IF NOT EXISTS versions_time ON versions (time)',
     'CREATE INDEX IF NOT EXISTS versions_sha ON versions (sha256)',
     `CREATE TABLE IF NOT EXISTS heads (root_id BIGINT NOT NULL, path TEXT NOT NULL, sha256 TEXT NOT NULL, tag TEXT NOT NULL,
