@@ -1,9 +1,9 @@
 // Bundles the built CLI (dist/cli/main.js) into one ES module, dist/hashline.mjs, with esbuild
 // (installed with tsx). One file loads faster than the ~300 modules the SDK, zod and ajv bring in:
 // `node dist/hashline.mjs mcp` is what the cold-start benchmark compares as "bundled".
-// Native and grammar packages (@ast-grep/*) and the SQL parser (libpg-query: WASM found beside its own
-// script) stay external and load lazily from node_modules. The SQL validation worker's body is a second,
-// small entry beside the CLI (hashline-sql-worker.mjs), so the worker thread loads nothing else.
+// Native and grammar packages (@ast-grep/*, better-sqlite3), pg and the SQL parser (libpg-query: WASM found
+// beside its own script) stay external and load lazily from node_modules. The SQL validation worker's body is a
+// second, small entry beside the CLI (hashline-sql-worker.mjs), so the worker thread loads nothing else.
 // --no-ajv swaps the SDK's ajv-backed JSON Schema validator for a stub (the server only uses it to
 // check elicitation answers, which hashline never asks for), to measure what ajv's load costs.
 // Usage: node scripts/bundle-cli.mjs [--out FILE] [--entry FILE] [--no-ajv]   (FILE must sit one level under a
@@ -48,7 +48,7 @@ await build({
   target: 'node20',
   minify: true,
   legalComments: 'none',
-  external: ['@ast-grep/*', 'libpg-query'],
+  external: ['@ast-grep/*', 'libpg-query', 'better-sqlite3', 'pg'],
   // jsonc-parser's `main` is a UMD build whose factory requires its own files at run time, which a
   // bundle does not hold: bundle its ES module build instead
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },

@@ -1,7 +1,8 @@
 // Runs the node:test suite on the TypeScript sources (through tsx). Node 20's runner has no globs,
 // so this finds the files: every *.test.ts under test/, or under the folders/files given.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 function collect(p, out) {
@@ -25,9 +26,15 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
+// The history is durable by default (SQLite under $XDG_STATE_HOME/hashline/): every engine the tests
+// start, in this process or a spawned server, keeps it in a state directory of this run, removed after.
+const stateHome = mkdtempSync(path.join(os.tmpdir(), 'hashline-test-state-'));
 const child = spawn(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...flags, ...files],
-  { stdio: 'inherit' },
+  { stdio: 'inherit', env: { ...process.env, XDG_STATE_HOME: stateHome } },
 );
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('exit', (code, signal) => {
+  rmSync(stateHome, { recursive: true, force: true });
+  process.exit(code ?? (signal ? 1 : 0));
+});

@@ -11,10 +11,19 @@ export { mergeConfig, MAX_BATCH_FILES, MAX_MESSAGE_BYTES } from './core/config.j
 export { ConfigSchema } from './core/config-schema.js';
 export type { EngineConfig, ConfigFile, Family } from './core/config.js';
 export { SnapshotStore } from './core/history/snapshot-store.js';
+export { NullHistory } from './core/history/null-history.js';
+export { resolveHistory, parseHistoryFlag, DEFAULT_HISTORY } from './core/history/history-settings.js';
+export type { HistorySettings } from './core/history/history-settings.js';
+export type {
+  HistoryStore, HistoryQuery, HistoryOrigin, HistoryStatus, HistoryLimits, Version, LogEntry, FeedQuery, StoredContent, RecordOptions,
+} from './core/history/history-store.js';
+export { openHistory } from './io/history/open-history.js';
+export { DurableHistory } from './io/history/durable-history.js';
+export { recordChange, recordRename } from './tools/record-change.js';
 export { MAX_PATHS, MAX_VERSIONS_PER_PATH, MAX_SNAPSHOT_BYTES } from './core/history/limits.js';
 export { PathGuard } from './io/path-guard.js';
 export type { ResolvedPath, GuardOptions } from './io/path-guard.js';
-export { createEngine } from './tools/engine.js';
+export { createEngine, engineForCall } from './tools/engine.js';
 export type { Engine } from './tools/engine.js';
 export { ALL_TOOLS, selectTools } from './tools/registry.js';
 export { fsAstEditTool, runAstEdit, validateAstEdit, DEFAULT_MAX_FILES } from './tools/fs-ast-edit.js';

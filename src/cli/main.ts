@@ -8,15 +8,20 @@ const USAGE = `hashline ${VERSION}: a safe file-system boundary for AI coding ag
 
 Usage:
   hashline mcp   [--root DIR] [--allow PATH]... [--block PATH]... [--read-allow PATH]...
-                 [--read-block PATH]... [--config FILE] [--tools LIST]
+                 [--read-block PATH]... [--config FILE] [--tools LIST] [--history STORE]
       Serve the tools over MCP on stdio. --root defaults to the working directory.
       --tools takes tool names and/or the families "hashline" and "boundary" (default: both).
+      --history sqlite|memory|off|postgres://...: where versions are kept (default sqlite: one
+      private file per root under $XDG_STATE_HOME/hashline/, shared by every process of the root).
   hashline serve [--root DIR] [--host 127.0.0.1] [--port 9000] [--token-file FILE] [--allowed-host HOST]...
                  [--max-body-bytes N] [--disk-reserve-bytes N] [--max-tar-members N] [--max-tar-bytes N]
                  [--body-idle-timeout-ms N] [--request-timeout-ms N] [--lock-timeout-ms N]
                  (plus the engine flags of mcp)
       Serve the HTTP file API (/v1/fs/file, /v1/fs/tar) and MCP over Streamable HTTP at /mcp.
       The token may also come from HASHLINE_TOKEN; beyond loopback a token is required.
+  hashline history [PATH] [--json] [--limit N] [--show ID]  (plus the engine flags of mcp)
+      List the versions of PATH in the history, newest first (without PATH: the root's recent
+      changes); --show ID prints one version's content. Exit 0 ok, 1 refused, 2 usage.
   hashline --help | --version
 `;
 
@@ -26,12 +31,13 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   // loaded on use, so `serve` does not pay for what only `mcp` needs, and the reverse
   mcp: async () => (await import('./mcp-command.js')).mcpCommand,
   serve: async () => (await import('./serve-command.js')).serveCommand,
+  history: async () => (await import('./history-command.js')).historyCommand,
 };
 
 export async function main(argv: string[]): Promise<void> {
   const [cmd, ...rest] = argv;
   if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
-    process.stdout.write(USAGE);
+    process.stdout.write(USAGE + (await import('./history-help.js')).historyHelpLine());
     return;
   }
   if (cmd === '--version' || cmd === '-v') {
@@ -45,7 +51,7 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(USAGE);
+    process.stdout.write(USAGE + (await import('./history-help.js')).historyHelpLine());
     return;
   }
   await (await load())(rest);

@@ -12,7 +12,8 @@ export async function mcpCommand(argv: string[]): Promise<void> {
   const engine = await createEngine(config, { configSource });
   const server = createMcpServer(engine, tools);
   const transport = new LimitedStdioTransport();
-  transport.onclose = () => process.exit(0);
+  // what was recorded but not yet committed (an asynchronous store) is committed before leaving
+  transport.onclose = () => void engine.history.close().finally(() => process.exit(0));
   await server.connect(transport);
   process.stderr.write(`hashline: MCP on stdio, root ${engine.guard.root}, ${tools.length} tools\n`);
 }

@@ -13,11 +13,16 @@ export const ENGINE_FLAGS = {
   'read-block': { type: 'string', multiple: true },
   config: { type: 'string' },
   tools: { type: 'string', multiple: true },
+  history: { type: 'string' },
 } as const;
 
 /** Parses argv (without the command) with the engine flags plus `extra` flags. */
-export function parseEngineArgs<E extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(argv: string[], extra: E) {
-  const { values } = parseArgs({ args: argv, options: { ...ENGINE_FLAGS, ...extra }, strict: true, allowPositionals: false });
+export function parseEngineArgs<E extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(
+  argv: string[],
+  extra: E,
+  options: { positionals?: boolean } = {},
+) {
+  const { values, positionals } = parseArgs({ args: argv, options: { ...ENGINE_FLAGS, ...extra }, strict: true, allowPositionals: options.positionals === true });
   const v = values as Record<string, string | string[] | boolean | undefined>;
   const list = (k: string) => (v[k] as string[] | undefined) ?? [];
   const tools = v.tools === undefined ? undefined : list('tools').flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== '');
@@ -32,8 +37,9 @@ export function parseEngineArgs<E extends Record<string, { type: 'string' | 'boo
       readAllow: list('read-allow').map((p) => path.resolve(p)),
       readBlock: list('read-block').map((p) => path.resolve(root, p)),
       tools,
+      history: v.history as string | undefined,
     },
     configSource.initialDoc,
   );
-  return { config, configSource, values: v };
+  return { config, configSource, values: v, positionals };
 }

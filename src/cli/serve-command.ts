@@ -10,7 +10,7 @@ import { isLoopbackHost } from '../http/host-check.js';
 import type { HttpLimits } from '../http/limits.js';
 import { createHttpServer } from '../http/server.js';
 import { removeStaleSpools } from '../http/tar-extract.js';
-import { createEngine } from '../tools/engine.js';
+import { createEngine, type Engine } from '../tools/engine.js';
 import { parseEngineArgs } from './options.js';
 
 const SERVE_FLAGS = {
@@ -50,6 +50,12 @@ function readToken(file: string | undefined): { token: string | undefined; where
   const env = process.env.HASHLINE_TOKEN;
   if (env !== undefined && env.trim() !== '') return { token: env.trim(), where: 'the bearer token is in the environment variable HASHLINE_TOKEN' };
   return { token: undefined, where: 'no token is needed on loopback' };
+}
+
+function historyLine(engine: Engine): string {
+  const s = engine.history.status();
+  if (s.warning !== undefined) return `${s.backend} (${s.warning})`;
+  return s.location === undefined ? s.backend : `${s.backend} at ${s.location}`;
 }
 
 export async function serveCommand(argv: string[]): Promise<void> {
@@ -106,6 +112,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       `hashline ${engine.guard.root}: serving on ${url}`,
       `  files: ${url}/v1/fs/file  trees: ${url}/v1/fs/tar  MCP: ${url}/mcp  schema: ${url}/v1/schema`,
       `  auth: ${where}`,
+      `  history: ${historyLine(engine)}`,
       '',
       'MCP client configuration (Streamable HTTP):',
       JSON.stringify(httpConfig, null, 2),
@@ -122,7 +129,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     closing = true;
     process.stderr.write(`hashline: ${signal}: finishing requests in flight, then exiting\n`);
     app.close().then(
-      () => process.exit(0),
+      () => engine.history.close().finally(() => process.exit(0)),
       (e: unknown) => {
         process.stderr.write(`hashline: shutdown failed: ${(e as Error).message}\n`);
         process.exit(1);

@@ -14,6 +14,8 @@ export type PatchStrategy = (typeof PATCH_STRATEGIES)[number];
 export const AIDER_MATCHERS = ['exact', 'whitespace', 'relative-indentation', 'diff-match-patch'] as const;
 export type AiderMatcher = (typeof AIDER_MATCHERS)[number];
 export const CHOWN_POLICIES = ['same', 'any'] as const;
+export const HISTORY_STORES = ['sqlite', 'memory', 'off', 'postgres'] as const;
+export type HistoryStoreKind = (typeof HISTORY_STORES)[number];
 export type ChownPolicy = (typeof CHOWN_POLICIES)[number];
 
 const pathEntry = z.string().superRefine((p, ctx) => {
@@ -55,10 +57,23 @@ export const ConfigSchema = z.strictObject({
       chattr: z.strictObject({ chown: z.enum(CHOWN_POLICIES).optional() }).optional(),
     })
     .optional(),
+  /** Where the history is kept and for how long (read at start). */
   history: z
     .strictObject({
-      /** Keep the rollback history across restarts (read at start). */
+      /** 0.1's switch: true is `store = "sqlite"`, false is `store = "memory"` (when `store` is not given). */
       persist: z.boolean().optional(),
+      /** `sqlite` (default), `memory`, `off`, or `postgres` (with `url`). */
+      store: z.enum(HISTORY_STORES).optional(),
+      /** A PostgreSQL URL (`postgres://user@host/db`); implies `store = "postgres"`. */
+      url: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+      /** Log entries older than this many days are removed (0: kept). */
+      max_age_days: z.number().nonnegative().max(36500).optional(),
+      /** Per file, log entries beyond the newest this many are removed (0: no limit). */
+      max_versions: z.number().int().nonnegative().optional(),
+      /** The oldest entries are removed until the root's stored content fits in this many bytes (0: no limit). */
+      max_bytes: z.number().int().nonnegative().optional(),
+      /** Larger content is not stored (binary included). */
+      max_version_bytes: z.number().int().nonnegative().max(1024 * 1024 * 1024).optional(),
     })
     .optional(),
   /** Defaults of file_patch's per-file `sql` selection (a dialect alone does not ask for validation). */

@@ -3,6 +3,7 @@
 // What may change while the server runs (the file's settings, reloaded) lives in io/config-file.ts.
 
 import type { ConfigDoc, GuardLists } from './config-schema.js';
+import { resolveHistory, type HistorySettings } from './history/history-settings.js';
 
 /** Size limits of one request and one reply (the stdio transport of the MCP SDK drops >10 MiB). */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -26,10 +27,20 @@ export interface EngineConfig {
   /** The command line's own lists: a reloaded configuration file's lists are added to these. */
   readonly cliLists: GuardLists;
   readonly tools?: readonly string[] | undefined;
-  readonly persistHistory: boolean;
+  /** Where the history is kept (`--history` over `[history]`). */
+  readonly history: HistorySettings;
 }
 
-type CliValues = { root: string; allow: string[]; block: string[]; readAllow: string[]; readBlock: string[]; tools?: string[] | undefined };
+type CliValues = {
+  root: string;
+  allow: string[];
+  block: string[];
+  readAllow: string[];
+  readBlock: string[];
+  tools?: string[] | undefined;
+  /** `--history sqlite|memory|off|postgres://...` */
+  history?: string | undefined;
+};
 
 /** Lists of the command line and of the file, added up (read lists stay unset when neither sets them). */
 export function mergeLists(cli: GuardLists, file: Partial<GuardLists>): GuardLists {
@@ -58,6 +69,6 @@ export function mergeConfig(cli: CliValues, file: ConfigDoc = {}): EngineConfig 
     ...lists,
     cliLists,
     tools: cli.tools ?? file.tools,
-    persistHistory: file.history?.persist ?? false,
+    history: resolveHistory(cli.history, file.history),
   });
 }

@@ -4,6 +4,7 @@
 // The reply of a tool that changes files is fitted to the message limit (reply-fit.ts), so a change
 // that landed is never answered as a failure, on either transport.
 
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -11,7 +12,7 @@ import { errorEnvelope, okEnvelope } from '../core/envelope.js';
 import { isErrorCode } from '../core/codes.js';
 import { HashlineError, toHashlineError, type ErrorCode } from '../core/errors.js';
 import { BATCH_LIMIT_PARAM } from '../tools/boundary-batch.js';
-import type { Engine } from '../tools/engine.js';
+import { engineForCall, type Engine } from '../tools/engine.js';
 import type { CallContext, ToolDefinition } from '../tools/tool.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { fitReply } from './reply-fit.js';
@@ -100,7 +101,14 @@ async function runToolUnfitted(engine: Engine, tool: ToolDefinition, args: unkno
   try {
     // an edited configuration file applies from the next call on (one stat when unchanged)
     await engine.refreshConfig();
-    const out = await tool.run(engine, parsed.data, call);
+    const origin = { tool: tool.name, client: call.client?.id ?? 'library', clientName: call.client?.name, batch: randomUUID() };
+    let out;
+    try {
+      out = await tool.run(engineForCall(engine, origin), parsed.data, call);
+    } finally {
+      // what the call recorded is stored before the reply says it happened
+      await engine.history.flush();
+    }
     if (tool.family === 'boundary') {
       // The family's text block is the envelope's JSON (tools report failures by throwing).
       const envelope = okEnvelope(out.structured);
@@ -118,12 +126,20 @@ async function runToolUnfitted(engine: Engine, tool: ToolDefinition, args: unkno
   }
 }
 
+/** The instructions, plus a line when the history is not the durable one asked for (a fallback to memory). */
+function withHistoryNote(instructions: string, engine: Engine): string {
+  const warning = engine.history.status().warning;
+  return warning === undefined ? instructions : `${instructions}\n\nHistory: ${warning}.`;
+}
+
 export function createMcpServer(engine: Engine, tools: readonly ToolDefinition[]): Server {
   const server = new Server(
     { name: 'hashline', version: VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: withHistoryNote(INSTRUCTIONS, engine) },
   );
   const byName = new Map(tools.map((t) => [t.name, t]));
+  // stdio has no session id: one per server, so the log tells this client's calls from another's
+  const stdioId = `mcp-stdio:${randomUUID().slice(0, 8)}`;
   const listed = tools.map((t) => ({
     name: t.name,
     title: t.title,
@@ -147,6 +163,7 @@ export function createMcpServer(engine: Engine, tools: readonly ToolDefinition[]
     let sent: Promise<unknown> = Promise.resolve();
     const call: CallContext = {
       signal: extra.signal,
+      client: { id: extra.sessionId === undefined ? stdioId : `mcp-http:${extra.sessionId}`, name: server.getClientVersion()?.name },
       progress: (p) => {
         if (token === undefined) return;
         sent = sent

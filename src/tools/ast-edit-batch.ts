@@ -154,7 +154,7 @@ async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly Rewri
       engine.history.record(p.candidate.rp.real, p.loaded!.text);
       engine.history.reanchor(p.candidate.rp.real, p.loaded!.text);
       const after = p.next!.text;
-      p.tag = engine.history.record(p.candidate.rp.real, after) ?? computeTag(after);
+      p.tag = engine.history.record(p.candidate.rp.real, after, { kind: 'made' }) ?? computeTag(after);
     }
     for (const f of outcome.failed) {
       failed.push({ path: f.rp.display, error: f.error });

@@ -1,13 +1,15 @@
-// The engine every face shares: one guard, one lock manager, one session history, and the
-// configuration in force. Built once from a validated configuration; tools receive it with each
+// The engine every face shares: one guard, one lock manager, one history (durable by default:
+// see io/history/open-history.ts), and the configuration in force. Built once from a validated configuration; tools receive it with each
 // call. When the configuration file changes, the next call sees the new generation: its guard
 // lists are applied by building a new guard (the command line's lists always stay).
 
 import { mergeLists, type EngineConfig } from '../core/config.js';
-import { SnapshotStore } from '../core/history/snapshot-store.js';
+import { withOrigin } from '../core/history/bound-history.js';
+import type { HistoryOrigin, HistoryStore } from '../core/history/history-store.js';
 import { ConfigSource, DEFAULT_CONFIG_NAME, type ConfigState } from '../io/config-file.js';
 import { LockManager } from '../io/file-lock.js';
-import { historyFileFor, persistHistory } from '../io/history-file.js';
+import { openHistory } from '../io/history/open-history.js';
+import type { SqliteModule } from '../io/history/sqlite-runner.js';
 import { PathGuard } from '../io/path-guard.js';
 import { SqlValidator } from '../io/sql-worker.js';
 import path from 'node:path';
@@ -18,7 +20,7 @@ export interface Engine {
   readonly guard: PathGuard;
   readonly locks: LockManager;
   /** Keyed by real absolute path. */
-  readonly history: SnapshotStore;
+  readonly history: HistoryStore;
   /** The configuration in force, as last refreshed. */
   configState(): ConfigState;
   /** Looks at the configuration file (one stat), reloads it when it changed, and returns what is in force. */
@@ -28,8 +30,12 @@ export interface Engine {
 }
 
 export interface EngineOptions {
-  /** Where a persisted history is kept (default: the user's state directory). */
+  /** The parent of hashline's state directory, where a durable history is kept (default $XDG_STATE_HOME, else ~/.local/state). */
   stateDir?: string;
+  /** Loads better-sqlite3 (tests inject a failing loader). */
+  loadSqlite?: () => SqliteModule | { error: string };
+  /** Where the history's one-line reports go (default: stderr). */
+  report?: (message: string) => void;
   /** The operator's configuration file; default: fixed settings from the engine configuration. */
   configSource?: ConfigSource;
   /** Files no tool may read or change (the server's token file). */
@@ -45,8 +51,12 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   // The first generation's lists are already merged into `config` (the command line's and the file's).
   let guard = await PathGuard.create({ ...config, protect, seal: options.seal });
   let guardGeneration = source.current.generation;
-  const history = new SnapshotStore();
-  if (config.persistHistory) persistHistory(history, historyFileFor(guard.realRoot, options.stateDir), guard.realRoot);
+  const history = await openHistory(config.history, {
+    realRoot: guard.realRoot,
+    stateDir: options.stateDir,
+    ...(options.loadSqlite ? { loadSqlite: options.loadSqlite } : {}),
+    ...(options.report ? { report: options.report } : {}),
+  });
   const locks = new LockManager({ root: guard.realRoot, display: (abs) => guard.display(abs) });
   // A writer killed mid-write leaves its lock and a temporary file beside the file. The sweep
   // clears them under the root in slices (io/lock-sweep.ts) while the engine serves:
@@ -79,4 +89,9 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
     },
   };
   return Object.freeze(engine);
+}
+
+/** The engine as one call sees it: its history records carry the call's origin (tool, client, batch). */
+export function engineForCall(engine: Engine, origin: HistoryOrigin): Engine {
+  return Object.freeze(Object.create(engine, { history: { value: withOrigin(engine.history, origin), enumerable: true } }) as Engine);
 }

@@ -10,11 +10,11 @@ import { z } from 'zod';
 import { HashlineError } from '../core/errors.js';
 import { commitBatch, type FileChange } from '../io/batch-commit.js';
 import { readAdmitted } from '../io/read-admission.js';
-import { forgetFile } from '../lang/symbol-search.js';
 import { fileRecord } from './boundary-batch.js';
 import { resolveEntry } from './boundary-resolve.js';
 import { Sha256 } from './boundary-schemas.js';
 import { batchStepDelay } from './batch-seam.js';
+import { recordRename } from './record-change.js';
 import { defineTool } from './tool.js';
 
 const Entry = z.strictObject({
@@ -70,9 +70,7 @@ export const fileRenameTool = defineTool({
     const files = outcomes.map((o, i) => {
       const c = changes[i]!;
       // the file's versions follow it, so fs_rollback works at the new name
-      engine.history.rename(c.from.real, c.to.real);
-      forgetFile(c.from.real);
-      forgetFile(c.to.real);
+      recordRename(engine, c.from.real, c.to.real);
       return { filePath: o.path, destination: o.destination ?? c.to.display, sha256: o.sha256Before!, createdDirectories: o.madeDirs ?? [] };
     });
     return { structured: { files }, text: '' };

@@ -15,7 +15,7 @@ import { resolveEntry } from './boundary-resolve.js';
 import { Chattr, Sha256 } from './boundary-schemas.js';
 import { checkChattr } from './chattr-policy.js';
 import type { Engine } from './engine.js';
-import { recordChange } from './record-change.js';
+import { keepBeforeBytes, recordChange } from './record-change.js';
 import { defineTool } from './tool.js';
 
 const Entry = z.strictObject({
@@ -73,7 +73,7 @@ export const fileWriteTool = defineTool({
     const outcomes = await commitBatch(engine.guard, engine.locks, changes, {
       requireHash: settings.requireHash,
       signal: call.signal,
-      keepBefore: engine.history.limits.maxSnapshotBytes * 3,
+      keepBefore: keepBeforeBytes(engine),
       progress: (done, total) => call.progress({ progress: done, total }),
     });
     const files = outcomes.map((o, i) => {

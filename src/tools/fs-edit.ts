@@ -17,6 +17,7 @@ import { HashlineError, toHashlineError, type ErrorCode } from '../core/errors.j
 import { generatedMarker, generatedRefusal } from '../core/generated.js';
 import { jsonEscapedBytes, ReplyBudget } from '../core/reply-budget.js';
 import * as msg from '../core/messages/edit.js';
+import type { HistoryKind } from '../core/messages/edit.js';
 import { decideEdit } from '../core/merge/recover.js';
 import { formatHeader, isTag } from '../core/tag.js';
 import { docTag, docText, serializeDoc } from '../core/text-doc.js';
@@ -98,6 +99,11 @@ function diffFits(budget: ReplyBudget, diff: string): boolean {
   return 2 * diff.length <= budget.remaining && budget.takeBytes(2 * jsonEscapedBytes(diff));
 }
 
+function historyKind(engine: Engine): HistoryKind {
+  const s = engine.history.status();
+  return s.durable ? 'durable' : s.backend === 'off' ? 'off' : 'memory';
+}
+
 async function loadForEdit(engine: Engine, rp: ResolvedPath): Promise<LoadedFile> {
   try {
     return await loadTextFile(engine.guard, rp, 'write');
@@ -155,6 +161,8 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
       const loaded = await loadForEdit(engine, rp);
       const marker = generatedMarker(loaded.text);
       if (marker !== null) throw new HashlineError('generated_file', generatedRefusal(display, marker), { details: { path: display, marker } });
+      // a store that cannot answer synchronously brings the path's versions in first
+      await engine.history.load([rp.real]);
       const versions = engine.history.versions(rp.real);
       // A text the session holds is recordable; otherwise the check costs a pass over the text: once, when needed.
       let recordable: boolean | undefined = versions.some((v) => v.text === loaded.text) ? true : undefined;
@@ -166,6 +174,7 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
         versions,
         liveUnrecordable: !liveRecordable(),
         resolveBlock: (text, line) => resolveBlock(rp.real, text, line),
+        history: historyKind(engine),
       });
       const next = materialize(loaded.doc, decision.pieces);
       const after = docText(next);
@@ -199,7 +208,7 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
       const seen = seenAfterEdit(decision.pieces, liveVersion?.seen, shown);
       await saved;
       // (a text longer in UTF-16 units than the byte limit cannot be recorded: skip the scan)
-      if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, newTag) !== null) {
+      if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, { tag: newTag, kind: 'made' }) !== null) {
         engine.history.markSeen(rp.real, after, seen);
       }
       const result: EditResult & { summary?: string } = { path: display, file_hash: newTag, header: formatHeader(display, newTag), warnings };

@@ -72,7 +72,7 @@ export const fsOutlineTool = defineTool({
       // a file named as a target is recorded (its tag is then good for an edit); the files of a walked
       // tree are not, so that outlining a large tree never pushes the files being edited out of the
       // session history (it keeps the 50 most recent)
-      if (record) engine.history.record(real, text, tag);
+      if (record) engine.history.record(real, text, { tag });
       const room = max - shown;
       if (room <= 0) {
         capped = true;

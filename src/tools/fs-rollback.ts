@@ -1,4 +1,5 @@
-// fs_rollback: restores a version of a file from this session's history (see
+// fs_rollback: restores a version of a file from the root's history (this session's, and with the
+// durable store every earlier session's and process's too; see
 // core/rollback/restore-plan.ts for the rules). Writes with the current disk's BOM and line ending
 // (LF and no BOM for a deleted file, which is recreated), under the file lock; records the replaced
 // disk text first so that `replaced_hash` undoes the restore.
@@ -24,9 +25,9 @@ const GUARD_CODES: readonly ErrorCode[] = ['invalid_path', 'path_outside_root', 
 export const fsRollbackTool = defineTool({
   name: 'fs_rollback',
   family: 'hashline',
-  title: 'Restore a file version from this session',
+  title: 'Restore a file version from the history',
   description: [
-    'Restores a version of a file that this session read, wrote or edited (the last 10 versions of the 50 most recent files). `hash` is a tag from an earlier ¶path#TAG header; "" restores the version before the current one. A deleted file is recreated.',
+    'Restores a version of a file that was read, written or edited through hashline, in this session or (with the default durable history) an earlier one (the last 10 versions of the 50 most recent files). `hash` is a tag from an earlier ¶path#TAG header; "" restores the version before the current one. A deleted file is recreated.',
     'Example: {"path": "src/a.ts", "hash": "1A2B"}',
     'Returns the restored ¶path#TAG and `replaced_hash`, the tag of what was on disk: pass it back to undo the restore.',
     'After an error, the message lists the known versions; pick one of them, or re-read the file with fs_read if it was changed outside this session.',
@@ -47,6 +48,7 @@ export const fsRollbackTool = defineTool({
     const result = await engine.locks.withLocks(
       [rp.real],
       async (): Promise<RollbackResult> => {
+        await engine.history.load([rp.real]);
         const versions = engine.history.versions(rp.real);
         if (versions.length === 0) throw new HashlineError('history_missing', msg.noHistory(display), { details: { path: display } });
         let disk: LoadedFile | null = null;
@@ -65,6 +67,8 @@ export const fsRollbackTool = defineTool({
         const doc = docFromText(plan.target.text, { bom: disk?.doc.bom ?? false, eol: disk?.doc.eol ?? '\n' });
         // a file deleted with its parent directories (file_delete removes the ones left empty) gets them back
         await saveDoc(engine.guard, rp, doc, { signal: call.signal, createParents: disk === null });
+        // logged as a change (a known text keeps its place: "" walks further back when called again)
+        engine.history.record(rp.real, plan.target.text, { tag: plan.target.tag, kind: 'made' });
         if (plan.reanchor) engine.history.reanchor(rp.real, plan.target.text);
         return {
           path: display,

@@ -76,7 +76,7 @@ async function writeOne(engine: Engine, input: string, raw: string, resolved: Re
     if (newMode !== undefined) warnings.push(MADE_EXECUTABLE);
     const written = docText(doc);
     // The agent wrote every line of this text, so every line counts as seen for later edits.
-    if (engine.history.record(rp.real, written) !== null) {
+    if (engine.history.record(rp.real, written, { kind: 'made' }) !== null) {
       engine.history.markSeen(rp.real, written, Array.from({ length: doc.lines.length }, (_, i) => i + 1));
     }
     return warned(display, warnings, computeTag(written));

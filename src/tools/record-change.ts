@@ -1,7 +1,10 @@
 // What every tool does after it changed a file on disk: the versions before and after go to the
-// history (so fs_rollback can undo a change of either family), and caches of the old content are
-// dropped. Texts the history cannot hold (binary, too large) are skipped, as the history does.
+// history (so fs_rollback can undo a change of either family, and the log says which tool of which
+// client changed what: the call's engine carries that origin), and caches of the old content are
+// dropped. Texts the tools can see as versions are recorded; binary or larger content is kept by a
+// durable store for its log (up to `[history] max_version_bytes`); a deletion and a rename are logged.
 
+import type { HistoryOrigin } from '../core/history/history-store.js';
 import { parseDocAndText } from '../core/text-doc.js';
 import { forgetFile } from '../lang/symbol-search.js';
 import type { Engine } from './engine.js';
@@ -9,22 +12,51 @@ import type { Engine } from './engine.js';
 function textOf(engine: Engine, bytes: Uint8Array): string | null {
   // a text longer in bytes than the history keeps is not decoded at all
   if (bytes.length > engine.history.limits.maxSnapshotBytes * 3 || bytes.includes(0)) return null;
-  return parseDocAndText(bytes).text;
+  const text = parseDocAndText(bytes).text;
+  return engine.history.recordable(text) ? text : null;
+}
+
+/** The largest old content a change should hand back for the history (text versions or stored content). */
+export function keepBeforeBytes(engine: Engine): number {
+  return Math.max(engine.history.limits.maxSnapshotBytes * 3, engine.history.limits.maxStoredBytes);
 }
 
 /**
  * Records `before` (when the file existed) and `after` (when it still exists) of the file at `real`.
- * Returns the tag `before` was kept under (null: not kept).
+ * `origin` overrides the call's (a console rollback names itself). Returns the tag `before` was kept
+ * under as a text version (null: not kept as text).
  */
-export function recordChange(engine: Engine, real: string, before: Uint8Array | undefined, after: Uint8Array | undefined): string | null {
+export function recordChange(
+  engine: Engine,
+  real: string,
+  before: Uint8Array | undefined,
+  after: Uint8Array | undefined,
+  origin?: HistoryOrigin,
+): string | null {
   forgetFile(real);
-  const old = before === undefined ? null : textOf(engine, before);
+  const h = engine.history;
+  const o = origin === undefined ? {} : { origin };
   let kept: string | null = null;
-  if (old !== null) {
-    kept = engine.history.record(real, old);
-    engine.history.reanchor(real, old);
+  if (before !== undefined) {
+    const old = textOf(engine, before);
+    if (old !== null) {
+      kept = h.record(real, old, o);
+      h.reanchor(real, old, o);
+    } else h.keep(real, before, { ...o, kind: 'seen' });
   }
-  const now = after === undefined ? null : textOf(engine, after);
-  if (now !== null) engine.history.record(real, now);
+  if (after === undefined) {
+    h.keep(real, undefined, { ...o, kind: 'made' });
+    return kept;
+  }
+  const now = textOf(engine, after);
+  if (now !== null) h.record(real, now, { ...o, kind: 'made' });
+  else h.keep(real, after, { ...o, kind: 'made' });
   return kept;
+}
+
+/** Moves the history of a renamed file with it (and logs the rename at both paths). */
+export function recordRename(engine: Engine, from: string, to: string, origin?: HistoryOrigin): void {
+  forgetFile(from);
+  forgetFile(to);
+  engine.history.rename(from, to, origin === undefined ? {} : { origin });
 }

@@ -47,7 +47,7 @@ export function taggedHits(engine: Engine, file: HitFile, src: LineSource, hits:
   const ranges = hitWindows(hits, context, src.total);
   const r = renderRanges(src, ranges, budget, { footer: false, alwaysTruncate: true });
   r.notices.push(...notices);
-  if (engine.history.record(file.real, file.text, file.tag) !== null) engine.history.markSeen(file.real, file.text, r.seen);
+  if (engine.history.record(file.real, file.text, { tag: file.tag }) !== null) engine.history.markSeen(file.real, file.text, r.seen);
   const header = formatHeader(file.display, file.tag);
   const warnings = [...r.warnings, ...(file.utf8 ? [] : [notUtf8(file.display)])];
   return {

@@ -17,6 +17,8 @@ export interface CallContext {
   signal: AbortSignal;
   /** Reports progress when the client asked for it; a no-op otherwise. */
   progress: (p: Progress) => void;
+  /** Who is calling, for the history's log (`mcp-stdio:<id>`, `mcp-http:<session id>`, `cli` ...). */
+  client?: { readonly id: string; readonly name?: string | undefined } | undefined;
 }
 
 export interface ToolAnnotations {

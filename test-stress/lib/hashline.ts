@@ -47,14 +47,14 @@ export interface Session {
   stderr(): string;
 }
 
-export async function connect(root: string, extra: string[] = []): Promise<Session> {
+export async function connect(root: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...cliArgs(), 'mcp', '--root', root, ...extra],
     // The repository, so `--import tsx` resolves; the root comes from --root.
     cwd: REPO,
     stderr: 'pipe',
-    env: { ...process.env } as Record<string, string>,
+    env: { ...process.env, ...env } as Record<string, string>,
   });
   let err = '';
   transport.stderr?.on('data', (c: Buffer) => {

@@ -8,6 +8,7 @@ import { casWriters } from '../parts/cas-writers.js';
 import { concurrentEdits } from '../parts/concurrent-edits.js';
 import { daemonLoad } from '../parts/daemon-load.js';
 import { fuzz } from '../parts/fuzz.js';
+import { historyKill } from '../parts/history-kill.js';
 import { killTrials } from '../parts/kill-trials.js';
 import { lifecycleRace } from '../parts/lifecycle-race.js';
 import { cliKind } from './hashline.js';
@@ -70,6 +71,16 @@ export function registerStressTests(plan: StressPlan): void {
     t.diagnostic(`temp files right after the kills: ${kill.tempsAfterKill}; still there after a restart: ${kill.straysAfterRestart}`);
     assert.equal(kill.straysAfterRestart, 0, `stray temp files: ${kill.strayAfterRestartSamples.join(', ')}`);
     assert.equal(kill.deadLocksAfterRestart, 0, `locks of no live process left: ${kill.deadLockSamples.join(', ')}`);
+  });
+
+  test(`${plan.historyKillTrials} kill -9 of a server mid edit batch: every acknowledged version is in the history store, integrity ok ${tag}`, async (t) => {
+    const r = await historyKill(plan);
+    printFigures('history-kill', r as unknown as Record<string, unknown>);
+    t.diagnostic(`acknowledged batches ${r.acknowledged}, versions ${r.versions}, store ${r.storeBytes} bytes`);
+    assert.equal(r.trials, plan.historyKillTrials);
+    assert.ok(r.acknowledged > 0, 'no edit acknowledged at all');
+    assert.equal(r.integrity, 'ok');
+    assert.equal(r.missing, 0, `acknowledged versions missing from the store: ${r.missingSamples.join(' | ')}`);
   });
 
   test(`${plan.fuzzCases} fast-check cases per target over the DSL parser, the range rule and the guard: 0 crashes, 0 hangs ${tag}`, async (t) => {

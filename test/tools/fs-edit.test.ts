@@ -217,7 +217,7 @@ test('fs_edit: a tag that is not from this session, and head/tail inserts on a s
   const unknown = ['0000', '0001'].find((t) => t !== tag)!;
   const out = await failure(engine, [{ path: 'a.txt', file_hash: unknown, ops: 'delete 1' }]);
   assert.equal(out.structured.code, 'tag_unknown');
-  assert.equal(out.structured.cause, msg.editFailed('a.txt', msg.notFromSession(unknown, tag)));
+  assert.equal(out.structured.cause, msg.editFailed('a.txt', msg.notFromSession(unknown, tag, 'durable')));
   await fsp.writeFile(path.join(sb.root, 'a.txt'), 'a\nb\nc\n');
   const ok = await run(engine, [{ path: 'a.txt', file_hash: `¶a.txt#${tag}`, ops: 'insert head:\n+top' }]);
   assert.deepEqual(ok.structured.results![0]!.warnings, [msg.HEAD_TAIL_ON_STALE]);

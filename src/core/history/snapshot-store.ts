@@ -1,35 +1,27 @@
-// The session's snapshot history: for each path (LRU, MAX_PATHS), up to MAX_VERSIONS_PER_PATH
-// versions of its LF-normalized, BOM-stripped text, each with its tag and the line numbers that
-// were shown to the agent. Versions are keyed by their text, not their tag: two texts with the
-// same 16-bit tag are two versions. Pure data; persistence is io/history-file.ts's job.
+// The in-memory history (`--history memory`, and the window a durable store keeps in memory): for
+// each path (LRU, MAX_PATHS), up to MAX_VERSIONS_PER_PATH versions of its LF-normalized,
+// BOM-stripped text, each with its tag and the line numbers that were shown to the agent. Versions
+// are keyed by their text, not their tag: two texts with the same 16-bit tag are two versions.
+// Pure data: it forgets everything when the process ends.
 
 import { computeTag } from '../tag.js';
+import type { HistoryLimits, HistoryStatus, HistoryStore, RecordOptions, Version } from './history-store.js';
 import { MAX_PATHS, MAX_SNAPSHOT_BYTES, MAX_VERSIONS_PER_PATH } from './limits.js';
 
-export interface Version {
-  readonly tag: string;
-  readonly text: string;
-  /** 1-based line numbers the agent has been shown in this version. */
-  readonly seen: Set<number>;
-}
-
-export interface HistoryLimits {
-  maxPaths: number;
-  maxVersionsPerPath: number;
-  maxSnapshotBytes: number;
-}
+export type { HistoryLimits, Version } from './history-store.js';
 
 export const DEFAULT_LIMITS: HistoryLimits = {
   maxPaths: MAX_PATHS,
   maxVersionsPerPath: MAX_VERSIONS_PER_PATH,
   maxSnapshotBytes: MAX_SNAPSHOT_BYTES,
+  maxStoredBytes: 0,
 };
 
 export interface HistoryState {
   paths: Array<{ path: string; versions: Array<{ text: string; seen: number[] }> }>;
 }
 
-function utf8Length(text: string): number {
+export function utf8Length(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -38,16 +30,37 @@ function utf8Length(text: string): number {
   return n;
 }
 
-export class SnapshotStore {
+/** True when `text` can be a version under `limits` (size limit, no NUL). */
+export function recordableText(text: string, limits: HistoryLimits): boolean {
+  if (text.includes('\0')) return false;
+  // No UTF-16 unit takes more than 3 UTF-8 bytes: count exactly only near the limit.
+  return text.length * 3 <= limits.maxSnapshotBytes || utf8Length(text) <= limits.maxSnapshotBytes;
+}
+
+export class SnapshotStore implements HistoryStore {
   /** Insertion order is LRU order: the first key is the least recently used. */
   private readonly byPath = new Map<string, Version[]>();
   readonly limits: HistoryLimits;
-  /** Called after every change (for persistence). */
-  onChange: (() => void) | undefined;
+  private readonly warning: string | undefined;
 
-  constructor(limits: Partial<HistoryLimits> = {}) {
+  constructor(limits: Partial<HistoryLimits> = {}, warning?: string) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.warning = warning;
   }
+
+  status(): HistoryStatus {
+    return { backend: 'memory', durable: false, ...(this.warning === undefined ? {} : { warning: this.warning }) };
+  }
+
+  keep(): void {
+    // nothing outlives the process: there is no log to keep content for
+  }
+
+  async load(): Promise<void> {}
+
+  async flush(): Promise<void> {}
+
+  async close(): Promise<void> {}
 
   private touch(path: string, versions: Version[]): void {
     this.byPath.delete(path);
@@ -60,18 +73,18 @@ export class SnapshotStore {
 
   /** True when `text` can be kept (size limit, no NUL). */
   recordable(text: string): boolean {
-    if (text.includes('\0')) return false;
-    // No UTF-16 unit takes more than 3 UTF-8 bytes: count exactly only near the limit.
-    return text.length * 3 <= this.limits.maxSnapshotBytes || utf8Length(text) <= this.limits.maxSnapshotBytes;
+    return recordableText(text, this.limits);
   }
 
   /**
    * Records `text` (LF, no BOM) as a version of `path` and returns its tag, or null when the text
-   * is too large or holds NUL. `tag`, when given, must be computeTag(text) (a caller that has it
-   * spares the pass). Recording text that is already a version adds nothing and keeps
-   * the order of versions; the path becomes the most recently used.
+   * is too large or holds NUL. `options.tag`, when given, must be computeTag(text) (a caller that
+   * has it spares the pass). Recording text that is already a version adds nothing and keeps
+   * the order of versions; the path becomes the most recently used. (Who recorded it is for a
+   * durable store's log; memory keeps no log.)
    */
-  record(path: string, text: string, tag?: string): string | null {
+  record(path: string, text: string, options: RecordOptions = {}): string | null {
+    const tag = options.tag;
     if (!this.recordable(text)) return null;
     const versions = this.byPath.get(path) ?? [];
     const found = versions.find((v) => v.text === text);
@@ -83,7 +96,6 @@ export class SnapshotStore {
     versions.push(version);
     while (versions.length > this.limits.maxVersionsPerPath) versions.shift();
     this.touch(path, versions);
-    this.onChange?.();
     return version.tag;
   }
 
@@ -119,7 +131,6 @@ export class SnapshotStore {
     const [v] = vs.splice(i, 1);
     vs.push(v!);
     this.touch(path, vs);
-    this.onChange?.();
   }
 
   /** Moves the history of `from` to `to` (a rename). */
@@ -128,7 +139,6 @@ export class SnapshotStore {
     if (!vs) return;
     this.byPath.delete(from);
     this.touch(to, vs);
-    this.onChange?.();
   }
 
   exportState(): HistoryState {

@@ -46,6 +46,8 @@ export interface EditRequest {
    */
   readonly liveUnrecordable?: boolean;
   readonly resolveBlock?: BlockResolver | undefined;
+  /** How the history is kept, for the advice after an unknown tag. */
+  readonly history?: msg.HistoryKind | undefined;
 }
 
 export type EditRoute = 'direct' | 'head_tail' | 'merge' | 'chain' | 'noop';
@@ -83,7 +85,7 @@ export function decideEdit(req: EditRequest): EditDecision {
 
   if (candidates.length === 0) {
     if (live.tag === tag && req.liveUnrecordable === true) return direct('direct', []);
-    throw new HashlineError('tag_unknown', msg.notFromSession(tag, live.tag), { details: { expected: tag, actual: live.tag } });
+    throw new HashlineError('tag_unknown', msg.notFromSession(tag, live.tag, req.history), { details: { expected: tag, actual: live.tag } });
   }
   if (live.tag === tag && candidates.some((v) => v.text === live.text)) {
     // a 16-bit tag can name two versions of this session: the current text is the one it names now

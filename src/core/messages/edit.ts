@@ -167,10 +167,19 @@ export function unseenAnchors(lines: readonly number[]): string {
   return `Edit anchors target lines ${shown.join(', ')} which were not surfaced by the preceding tool output; verify the diff against the current file.`;
 }
 
-export function notFromSession(expected: string, actual: string): string {
+/** How the server keeps its history, for the advice after an unknown tag. */
+export type HistoryKind = 'durable' | 'memory' | 'off';
+
+export function notFromSession(expected: string, actual: string, history?: HistoryKind): string {
+  const advice: Record<HistoryKind, string> = {
+    durable: `No read, write or edit of this file in any session of this project recorded #${expected} (a tag from another session or process works while the text it was read from is in the project's history). Call \`fs_read\` on the file and use the TAG of its ¶path#TAG header.`,
+    memory: 'This server keeps its history in memory, so a tag read through another server process (a client that starts one per call) is unknown here: read and edit through the same server, or start it with `--history sqlite` (the default) so that every process of this project shares one history.',
+    off: `This server keeps no history (\`--history off\`): an edit applies only with the current file's tag #${actual}.`,
+  };
   return [
     `Edit rejected: hash #${expected} is not from this session.`,
     `The current file hashes to #${actual}. Re-read the file with \`fs_read\` to copy a current ¶path#tag header — never invent the tag and never reuse one from a prior session.`,
+    ...(history === undefined ? [] : [advice[history]]),
   ].join('\n');
 }
 

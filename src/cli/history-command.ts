@@ -1,0 +1,102 @@
+// `hashline history [PATH] [--json] [--limit N] [--show ID]`: what the durable history holds. With
+// PATH, the versions of that file, newest first; without, the root's recent changes. `--show ID`
+// prints the content of one version of PATH. Paths go through the guard: a file the read policy
+// refuses is listed without content and `--show` refuses it. Exit 0 ok, 1 refused, 2 usage.
+
+import { HashlineError, toHashlineError } from '../core/errors.js';
+import type { LogEntry } from '../core/history/history-store.js';
+import { displayPath } from '../core/path-policy.js';
+import type { ResolvedPath } from '../io/path-guard.js';
+import { createEngine, type Engine } from '../tools/engine.js';
+import { parseEngineArgs } from './options.js';
+
+const HISTORY_FLAGS = {
+  json: { type: 'boolean' },
+  limit: { type: 'string' },
+  show: { type: 'string' },
+} as const;
+
+function refuse(message: string): void {
+  process.stderr.write(`hashline: ${message}\n`);
+  process.exitCode = 1;
+}
+
+function positiveInt(raw: unknown, flag: string): number | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !/^[1-9][0-9]*$/.test(raw)) {
+    throw new HashlineError('invalid_arguments', `--${flag} takes a positive integer, not \`${String(raw)}\``);
+  }
+  return Number(raw);
+}
+
+/** The path resolved for reading; when the read policy refuses it, for writing (listed without content). */
+async function resolveListed(engine: Engine, input: string): Promise<{ rp: ResolvedPath; readable: boolean }> {
+  try {
+    return { rp: await engine.guard.resolve(input, 'read'), readable: true };
+  } catch (readError) {
+    try {
+      return { rp: await engine.guard.resolve(input, 'write'), readable: false };
+    } catch {
+      throw readError;
+    }
+  }
+}
+
+function row(engine: Engine, e: LogEntry, withPath: boolean): string {
+  const when = new Date(e.time).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  const what = e.op === 'rename' ? `rename ${e.detail === null ? '' : displayPath(e.detail, engine.guard.realRoot)}` : e.op;
+  const cols = [String(e.id).padStart(6), when, what.padEnd(8), (e.tag ?? (e.kind === 'bytes' ? 'bin' : '-')).padEnd(4), String(e.size ?? '-').padStart(9)];
+  cols.push(`${e.tool ?? '-'} ${e.client ?? '-'}${e.clientName ? ` (${e.clientName})` : ''}`);
+  if (withPath) cols.push(displayPath(e.path, engine.guard.realRoot));
+  return cols.join('  ');
+}
+
+export async function historyCommand(argv: string[]): Promise<void> {
+  const { config, configSource, values, positionals } = parseEngineArgs(argv, HISTORY_FLAGS, { positionals: true });
+  if (positionals.length > 1) throw new HashlineError('invalid_arguments', `history takes at most one PATH, got ${positionals.length}`);
+  const limit = positiveInt(values.limit, 'limit') ?? 50;
+  const show = positiveInt(values.show, 'show');
+  const json = values.json === true;
+  const engine = await createEngine(config, { configSource });
+  try {
+    const query = engine.history.query;
+    if (query === undefined) {
+      const s = engine.history.status();
+      return refuse(`no durable history to list (${s.warning ?? `--history ${s.backend}`})`);
+    }
+    const input = positionals[0];
+    if (input === undefined) {
+      if (show !== undefined) throw new HashlineError('invalid_arguments', '--show needs the PATH of the version');
+      const feed = await query.feed({ limit });
+      process.stdout.write(json ? `${JSON.stringify(feed, null, 2)}\n` : feed.map((e) => `${row(engine, e, true)}\n`).join(''));
+      return;
+    }
+    let listed: { rp: ResolvedPath; readable: boolean };
+    try {
+      listed = await resolveListed(engine, input);
+    } catch (e) {
+      return refuse(toHashlineError(e).message);
+    }
+    const { rp, readable } = listed;
+    if (show !== undefined) {
+      if (!readable) return refuse(`\`${rp.display}\` is refused by the read policy: its content is not shown`);
+      const found = await query.content(show);
+      if (found === undefined || found.entry.path !== rp.real) return refuse(`no stored content with id ${show} for \`${rp.display}\``);
+      process.stdout.write(found.bytes);
+      return;
+    }
+    const entries = await query.timeline(rp.real, { limit });
+    if (json) {
+      process.stdout.write(`${JSON.stringify({ path: rp.display, contentShown: readable, versions: entries }, null, 2)}\n`);
+      return;
+    }
+    if (entries.length === 0) {
+      process.stdout.write(`no versions of ${rp.display} in the history\n`);
+      return;
+    }
+    process.stdout.write(`${rp.display}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, newest first${readable ? ' (hashline history PATH --show ID prints one)' : ' (content refused by the read policy)'}\n`);
+    process.stdout.write(entries.map((e) => `${row(engine, e, false)}\n`).join(''));
+  } finally {
+    await engine.history.close();
+  }
+}

@@ -1,0 +1,412 @@
+// The history kept in a database (SQLite or PostgreSQL, see history-sql.ts), shared by every
+// process of the same root and surviving restarts. The tools ask it synchronously while they hold
+// a file's lock, so it keeps in memory the window of each path it touched (versions, tags, texts,
+// seen lines):
+// - a synchronous runner (SQLite) checks the store's change counter (PRAGMA data_version, a few
+//   microseconds) on every question and reloads a path's window when another process committed
+//   meanwhile;
+// - an asynchronous runner (PostgreSQL) is asked through `load(paths)`, which the tools await before
+//   they look at a path.
+// Writes are queued and the writes of one tool call commit together in one transaction by
+// `flush()`, which the adapters await before they reply, so a reply never acknowledges what is not
+// stored (a SQLite store also commits what is queued before it reloads, and when the process exits).
+// Texts are cached by SHA-256 (content never changes under a hash). When the database fails at run
+// time, the failure is reported once and the history goes on in memory for the rest of the process.
+
+import { createHash, randomUUID } from 'node:crypto';
+import type {
+  HistoryLimits, HistoryOrigin, HistoryQuery, HistoryStatus, HistoryStore, RecordKind, RecordOptions, Version,
+} from '../../core/history/history-store.js';
+import { decodeSeen } from '../../core/history/seen-ranges.js';
+import { recordableText } from '../../core/history/snapshot-store.js';
+import { computeTag } from '../../core/tag.js';
+import { decodeBytes, encodeText } from '../../core/text-codec.js';
+import {
+  addSeen, anchorVersion, ensureRoot, loadBlobs, loadRankedWindow, logDeletion, recordVersion, renamePath, touchOp, type Dialect, type HeadRow, type Op,
+  type RecordFields,
+} from './history-sql.js';
+import { makeQuery } from './history-query-api.js';
+import type { Retention } from './history-queries.js';
+
+/** Runs operations against one database. */
+export interface Runner {
+  readonly dialect: Dialect;
+  /** Where the store is, for messages (never a password). */
+  readonly location: string;
+  /** Synchronous runner: runs the operation in one transaction and returns its result. */
+  runSync?<T>(op: () => Op<T>, write: boolean): T;
+  /** Synchronous runner: a number that changes when another connection commits. */
+  stamp?(): number;
+  run<T>(op: () => Op<T>, write: boolean): Promise<T>;
+  /** Bytes of the store's files, when it has files. */
+  fileBytes?(): number;
+  close(): Promise<void>;
+}
+
+interface StoredVersion extends Version {
+  readonly sha256: string;
+}
+
+interface Window {
+  versions: StoredVersion[];
+  /** Paths used more recently than this one, as far as this process knows (an upper bound). */
+  rank: number;
+}
+
+export interface DurableOptions {
+  /** The root's name in the store. */
+  readonly rootName: string;
+  readonly limits: HistoryLimits;
+  readonly retention: Retention;
+  /** Runs once the root is known, before anything else is asked (a migration of older history). */
+  readonly onOpen?: (history: DurableHistory) => void;
+  /** Called once with a one-line message when the store fails and the history goes on in memory. */
+  readonly report?: (message: string) => void;
+}
+
+const TEXT_CACHE_CHARS = 64 * 1024 * 1024;
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export class DurableHistory implements HistoryStore {
+  readonly limits: HistoryLimits;
+  readonly query: HistoryQuery;
+  private rootId: number | undefined;
+  private readonly windows = new Map<string, Window>();
+  private readonly texts = new Map<string, string>();
+  private textChars = 0;
+  private lastStamp = Number.NaN;
+  private failure: string | undefined;
+  private pending: Array<(root: number) => Op<unknown>> = [];
+  private flushing: Promise<void> | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+  /** Commits made by this process (SQLite's data_version leaves them out). */
+  localCommits = 0;
+
+  constructor(
+    readonly runner: Runner,
+    private readonly options: DurableOptions,
+  ) {
+    this.limits = options.limits;
+    this.query = makeQuery(this, options.retention);
+    if (this.sync) openSync.add(this);
+  }
+
+  get sync(): boolean {
+    return this.runner.runSync !== undefined;
+  }
+
+  status(): HistoryStatus {
+    const backend = this.runner.dialect === 'sqlite' ? 'sqlite' : 'postgres';
+    return { backend, durable: this.failure === undefined, location: this.runner.location, ...(this.failure ? { warning: this.failure } : {}) };
+  }
+
+  /** The root's id, resolving it (and running the migration hook) on first use. */
+  root(): number {
+    if (this.rootId !== undefined) return this.rootId;
+    if (!this.runner.runSync) throw new Error('the store is not open');
+    return this.adoptRoot(this.runner.runSync(() => this.rootOp(), true));
+  }
+
+  /** Resolves the root for an asynchronous runner. */
+  async open(): Promise<void> {
+    if (this.rootId === undefined) this.adoptRoot(await this.runner.run(() => this.rootOp(), true));
+  }
+
+  private *rootOp(): Op<{ id: number; created: boolean }> {
+    return yield* ensureRoot(this.options.rootName);
+  }
+
+  private adoptRoot(r: { id: number; created: boolean }): number {
+    this.rootId = r.id;
+    this.options.onOpen?.(this);
+    return r.id;
+  }
+
+  recordable(text: string): boolean {
+    return recordableText(text, this.limits);
+  }
+
+  private fail(e: unknown): void {
+    if (this.failure !== undefined) return;
+    this.failure = `history store ${this.runner.location} failed (${(e as Error)?.message ?? String(e)}); this process goes on with an in-memory history`;
+    this.pending = [];
+    this.options.report?.(this.failure);
+  }
+
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  private rememberText(sha: string, text: string): void {
+    if (this.texts.has(sha)) this.texts.delete(sha);
+    else this.textChars += text.length;
+    this.texts.set(sha, text);
+    for (const [k, v] of this.texts) {
+      if (this.textChars <= TEXT_CACHE_CHARS) break;
+      this.texts.delete(k);
+      this.textChars -= v.length;
+    }
+  }
+
+  private windowFromRows(rows: readonly HeadRow[], rank: number, blobs: Map<string, Uint8Array>): Window {
+    const versions: StoredVersion[] = [];
+    for (const h of rows) {
+      let text = this.texts.get(h.sha256);
+      if (text === undefined) {
+        const bytes = blobs.get(h.sha256);
+        if (bytes === undefined) continue;
+        text = decodeBytes(bytes).text;
+        this.rememberText(h.sha256, text);
+      }
+      versions.push({ sha256: h.sha256, tag: h.tag, text, seen: decodeSeen(h.seen) });
+    }
+    return { versions, rank };
+  }
+
+  private *loadOp(root: number, path: string): Op<Window> {
+    const { rows, rank } = yield* loadRankedWindow(root, path, this.limits);
+    const missing = rows.map((r) => r.sha256).filter((s) => !this.texts.has(s));
+    const blobs = missing.length > 0 ? yield* loadBlobs(missing) : new Map<string, Uint8Array>();
+    return this.windowFromRows(rows, rank, blobs);
+  }
+
+  private setWindow(path: string, w: Window): Window {
+    this.windows.delete(path);
+    this.windows.set(path, w);
+    // a window not asked for lately is dropped (loaded again when needed), except when nothing backs it
+    while (this.windows.size > this.limits.maxPaths && !this.failed) this.windows.delete(this.windows.keys().next().value as string);
+    return w;
+  }
+
+  /** The window of `path`, reloaded first when the store changed (synchronous runner). */
+  private window(path: string): Window {
+    if (this.sync && !this.failed) {
+      try {
+        const stamp = this.runner.stamp!();
+        if (stamp !== this.lastStamp) {
+          // another process committed: what this one has not committed yet goes first, then reload
+          this.flushSync();
+          this.windows.clear();
+          this.lastStamp = stamp;
+        }
+        const w = this.windows.get(path);
+        if (w) return this.inWindow(w);
+        const root = this.root();
+        this.flushSync();
+        return this.setWindow(path, this.runner.runSync!(() => this.loadOp(root, path), false));
+      } catch (e) {
+        this.fail(e);
+      }
+    }
+    const w = this.windows.get(path);
+    return w ? this.inWindow(w) : this.setWindow(path, { versions: [], rank: this.limits.maxPaths });
+  }
+
+  /** A cached path that other paths' uses pushed out of the window has no versions the tools see any more. */
+  private inWindow(w: Window): Window {
+    if (w.rank >= this.limits.maxPaths && w.versions.length > 0) w.versions = [];
+    return w;
+  }
+
+  async load(paths: readonly string[]): Promise<void> {
+    if (this.sync || this.failed) return;
+    await this.flush();
+    for (const p of paths) {
+      try {
+        const root = this.rootId!;
+        this.setWindow(p, await this.runner.run(() => this.loadOp(root, p), false));
+      } catch (e) {
+        this.fail(e);
+        return;
+      }
+    }
+  }
+
+  /**
+   * Queues a write. The writes of one tool call commit together, in one transaction, when the
+   * adapter awaits flush() before it replies (or 20 ms later for a caller that never flushes).
+   */
+  private write(op: (root: number) => Op<unknown>): void {
+    if (this.failed) return;
+    this.pending.push(op);
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      void this.flush();
+    }, 20);
+  }
+
+  /** Commits what is queued, now (synchronous runner). */
+  flushSync(): void {
+    if (this.pending.length === 0 || this.failed || !this.sync) return;
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      const root = this.root();
+      this.runner.runSync!(function* () {
+        for (const op of batch) yield* op(root);
+      }, true);
+      this.localCommits++;
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  async flush(): Promise<void> {
+    if (this.sync) {
+      this.flushSync();
+      return;
+    }
+    while (this.flushing) await this.flushing;
+    if (this.pending.length === 0 || this.failed) return;
+    const batch = this.pending;
+    this.pending = [];
+    const root = this.rootId!;
+    const self = this;
+    this.flushing = (async () => {
+      try {
+        await self.runner.run(function* () {
+          for (const op of batch) yield* op(root);
+        }, true);
+        self.localCommits++;
+        // what the database decided (a race with another process) is what the next load sees
+        self.windows.clear();
+      } catch (e) {
+        self.fail(e);
+      }
+    })();
+    try {
+      await this.flushing;
+    } finally {
+      this.flushing = undefined;
+    }
+  }
+
+  /** `path` became the most recently used path: the cached paths that were more recent move down one. */
+  private used(path: string, w: Window): void {
+    const was = w.rank;
+    if (was === 0) return;
+    for (const [p, other] of this.windows) if (p !== path && other.rank < was) other.rank++;
+    w.rank = 0;
+  }
+
+  record(path: string, text: string, options: RecordOptions = {}): string | null {
+    if (!this.recordable(text)) return null;
+    const w = this.window(path);
+    const found = w.versions.find((v) => v.text === text);
+    const kind: RecordKind = options.kind ?? 'seen';
+    // recording a known text again keeps its place but makes the path the most recently used, as in memory
+    const touch = w.rank > 0;
+    if (found && kind === 'seen') {
+      if (touch) this.write((root) => touchOp(root, path));
+      this.used(path, w);
+      return found.tag;
+    }
+    const tag = found?.tag ?? options.tag ?? computeTag(text);
+    const data = encodeText(text);
+    const sha256 = found?.sha256 ?? sha256Hex(data);
+    this.rememberText(sha256, text);
+    const fields: RecordFields = { path, sha256, tag, kind: 'text', data, op: kind, origin: options.origin, time: Date.now(), limits: this.limits, touch };
+    this.write((root) => recordVersion(root, fields));
+    this.used(path, w);
+    if (!found) {
+      w.versions.push({ sha256, tag, text, seen: new Set() });
+      while (w.versions.length > this.limits.maxVersionsPerPath) w.versions.shift();
+    }
+    return tag;
+  }
+
+  /** Records a migrated version (op `migrated`) with its seen lines. */
+  recordMigrated(path: string, text: string, seen: readonly number[], origin: HistoryOrigin): void {
+    if (!this.recordable(text)) return;
+    const data = encodeText(text);
+    const sha256 = sha256Hex(data);
+    const fields: RecordFields = { path, sha256, tag: computeTag(text), kind: 'text', data, op: 'migrated', origin, time: Date.now(), limits: this.limits };
+    this.write((root) => recordVersion(root, fields));
+    if (seen.length > 0) this.write((root) => addSeen(root, path, sha256, seen));
+    this.windows.delete(path);
+  }
+
+  markSeen(path: string, text: string, lines: Iterable<number>): void {
+    const v = this.window(path).versions.find((x) => x.text === text);
+    if (!v) return;
+    const fresh: number[] = [];
+    for (const n of lines) {
+      if (!v.seen.has(n)) {
+        v.seen.add(n);
+        fresh.push(n);
+      }
+    }
+    if (fresh.length > 0) this.write((root) => addSeen(root, path, v.sha256, fresh));
+  }
+
+  versions(path: string): readonly Version[] {
+    return this.window(path).versions;
+  }
+
+  withTag(path: string, tag: string): Version[] {
+    const want = tag.toUpperCase();
+    return this.versions(path).filter((v) => v.tag === want).reverse();
+  }
+
+  head(path: string): Version | undefined {
+    const vs = this.versions(path);
+    return vs[vs.length - 1];
+  }
+
+  reanchor(path: string, text: string): void {
+    const vs = this.window(path).versions;
+    const i = vs.findIndex((v) => v.text === text);
+    if (!this.sync) {
+      // the database decides: its window may hold versions this process has not loaded
+      const sha = i >= 0 ? vs[i]!.sha256 : sha256Hex(encodeText(text));
+      this.write((root) => anchorVersion(root, path, sha));
+    }
+    if (i < 0 || i === vs.length - 1) return;
+    const [v] = vs.splice(i, 1);
+    vs.push(v!);
+    this.used(path, this.window(path));
+    if (this.sync) this.write((root) => anchorVersion(root, path, v!.sha256));
+  }
+
+  rename(from: string, to: string, options: { origin?: HistoryOrigin | undefined } = {}): void {
+    const w = this.window(from);
+    this.windows.delete(from);
+    this.setWindow(to, w);
+    this.used(to, w);
+    const time = Date.now();
+    this.write((root) => renamePath(root, from, to, options.origin, time));
+  }
+
+  keep(path: string, bytes: Uint8Array | undefined, options: { origin?: HistoryOrigin | undefined; kind: RecordKind }): void {
+    const time = Date.now();
+    if (bytes === undefined) {
+      this.write((root) => logDeletion(root, path, options.origin, time));
+      return;
+    }
+    if (bytes.length > this.limits.maxStoredBytes) return;
+    const fields: RecordFields = { path, sha256: sha256Hex(bytes), tag: null, kind: 'bytes', data: bytes, op: options.kind, origin: options.origin, time, limits: this.limits };
+    this.write((root) => recordVersion(root, fields));
+  }
+
+  async close(): Promise<void> {
+    openSync.delete(this);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    await this.flush();
+    await this.runner.close();
+  }
+}
+
+/** Synchronous stores with writes possibly queued: committed when the process exits normally. */
+const openSync = new Set<DurableHistory>();
+process.once('exit', () => {
+  for (const h of openSync) h.flushSync();
+});
+
+/** A one-off id for a call's batch. */
+export function newBatchId(): string {
+  return randomUUID();
+}
