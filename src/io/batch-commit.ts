@@ -28,6 +28,8 @@ export interface BatchOptions {
   keepBefore?: number;
   /** Test seam: called before change i is applied. */
   beforeApply?: (index: number) => Promise<void> | void;
+  /** The caller already holds the locks of every path (engine.locks.withLocks), e.g. to read and compute under them. */
+  locksHeld?: boolean;
 }
 
 export interface ChangeOutcome {
@@ -213,7 +215,8 @@ export async function commitBatch(
     throw new HashlineError('invalid_arguments', 'a batch names the same file twice');
   }
   const requireHash = options.requireHash ?? true;
-  return locks.withLocks(reals, async () => {
+  const locked = <T>(fn: () => Promise<T>) => (options.locksHeld ? fn() : locks.withLocks(reals, fn, { signal: options.signal }));
+  return locked(async () => {
     // Preflight everything before the first change: hashes, destinations.
     const states = [];
     for (const c of changes) {
@@ -266,5 +269,5 @@ export async function commitBatch(
     }
     for (const u of undos) await u.discard();
     return outcomes;
-  }, { signal: options.signal });
+  });
 }

@@ -11,7 +11,7 @@ import { errorEnvelope, okEnvelope } from '../core/envelope.js';
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { BATCH_LIMIT_PARAM } from '../tools/boundary-batch.js';
 import type { Engine } from '../tools/engine.js';
-import type { CallContext, ToolDefinition } from '../tools/tool.js';
+import { PROCESS_SESSION_ID, type CallContext, type ToolDefinition } from '../tools/tool.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { fitReply } from './reply-fit.js';
 import { VERSION } from '../version.js';
@@ -137,6 +137,8 @@ export function createMcpServer(engine: Engine, tools: readonly ToolDefinition[]
     let sent: Promise<unknown> = Promise.resolve();
     const call: CallContext = {
       signal: extra.signal,
+      // Streamable HTTP names the session; stdio is one session per process
+      sessionId: extra.sessionId ?? PROCESS_SESSION_ID,
       progress: (p) => {
         if (token === undefined) return;
         sent = sent

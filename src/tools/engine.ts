@@ -5,6 +5,7 @@
 
 import { mergeLists, type EngineConfig } from '../core/config.js';
 import { SnapshotStore } from '../core/history/snapshot-store.js';
+import { ReceiptBook } from '../core/receipt-book.js';
 import { ConfigSource, DEFAULT_CONFIG_NAME, type ConfigState } from '../io/config-file.js';
 import { LockManager } from '../io/file-lock.js';
 import { historyFileFor, persistHistory } from '../io/history-file.js';
@@ -18,6 +19,8 @@ export interface Engine {
   readonly locks: LockManager;
   /** Keyed by real absolute path. */
   readonly history: SnapshotStore;
+  /** file_patch's preview receipts, for every session this engine serves. */
+  readonly receipts: ReceiptBook;
   /** The configuration in force, as last refreshed. */
   configState(): ConfigState;
   /** Looks at the configuration file (one stat), reloads it when it changed, and returns what is in force. */
@@ -32,6 +35,8 @@ export interface EngineOptions {
   configSource?: ConfigSource;
   /** Files no tool may read or change (the server's token file). */
   seal?: readonly string[];
+  /** The clock of time-bound state (preview receipts); tests inject one. */
+  clock?: () => number;
 }
 
 export async function createEngine(config: EngineConfig, options: EngineOptions = {}): Promise<Engine> {
@@ -55,6 +60,7 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
     },
     locks,
     history,
+    receipts: new ReceiptBook({ now: options.clock ?? Date.now }),
     configState: () => source.current,
     async refreshConfig() {
       const state = source.refresh();

@@ -2,6 +2,7 @@
 // reads (with one example and what to do after an error), strict zod input and output schemas,
 // MCP annotations, and a `run` that takes typed input and returns typed output.
 
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Family } from '../core/config.js';
 import type { Engine } from './engine.js';
@@ -17,7 +18,15 @@ export interface CallContext {
   signal: AbortSignal;
   /** Reports progress when the client asked for it; a no-op otherwise. */
   progress: (p: Progress) => void;
+  /**
+   * The MCP session the call belongs to (Streamable HTTP: the transport's session id); undefined:
+   * this process's own session (stdio serves one client per process).
+   */
+  sessionId?: string | undefined;
 }
+
+/** The session of a call that names none: one per process. */
+export const PROCESS_SESSION_ID = randomUUID();
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
