@@ -146,6 +146,15 @@ async function prepare(engine: Engine, item: Item, call: CallContext): Promise<F
   return { display, rp, preview, bytes, sourceSha256, source, cand, final, chattr, formatter, receiptCommitted: item.plan.kind === 'receipt' };
 }
 
+/** An operating-system failure (EPERM, ENOSPC ...) is `io_error`, whatever raised it. */
+function osError(err: HashlineError): HashlineError {
+  let c: unknown = err.cause;
+  while (c instanceof HashlineError) c = c.cause;
+  const errno = (c as NodeJS.ErrnoException | undefined)?.code;
+  if (err.code !== 'internal' || typeof errno !== 'string' || !/^E[A-Z]+$/.test(errno)) return err;
+  return new HashlineError('io_error', err.message, { details: { ...(err.details ?? {}), errno }, cause: err });
+}
+
 function settle(items: readonly Item[], how: 'success' | 'failure', uncertain: boolean): void {
   for (const it of items) {
     const r = it.reservation;
@@ -193,7 +202,14 @@ export async function runPatchBatch(engine: Engine, files: Readonly<Record<strin
       }
       const outcomes = items.map((i) => i.outcome!);
       const previews = outcomes.filter((o) => o.preview);
-      book.checkRoom(sessionId, previews.map((o) => o.cand.bytes));
+      for (const o of previews) {
+        try {
+          book.checkRoom(sessionId, [o.cand.bytes]);
+        } catch (e) {
+          throw named(e, o.display);
+        }
+      }
+      if (previews.length > 1) book.checkRoom(sessionId, previews.map((o) => o.cand.bytes));
       for (const it of items) {
         const o = it.outcome!;
         if (!o.preview) continue;
@@ -230,7 +246,7 @@ export async function runPatchBatch(engine: Engine, files: Readonly<Record<strin
     return { files: results };
   } catch (e) {
     for (const id of issued) book.discard(id);
-    const err = toHashlineError(e);
+    const err = osError(toHashlineError(e));
     settle(items, 'failure', err.code === 'rollback_incomplete');
     throw err;
   }
