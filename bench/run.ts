@@ -13,6 +13,7 @@ import type { BenchOptions, Row, Workload } from './lib/types.js';
 import { astRewrite } from './workloads/ast-rewrite.js';
 import { coldStart } from './workloads/cold-start.js';
 import { edit } from './workloads/edit.js';
+import { fileReadWindow } from './workloads/file-read-window.js';
 import { http } from './workloads/http.js';
 import { readWhole } from './workloads/read-whole.js';
 import { search } from './workloads/search.js';
@@ -20,7 +21,7 @@ import { searchTokens } from './workloads/search-tokens.js';
 import { sha256 } from './workloads/sha256.js';
 import { symbolLookup } from './workloads/symbol-lookup.js';
 
-const WORKLOADS: Workload[] = [coldStart, sha256, readWhole, symbolLookup, search, searchTokens, edit, astRewrite, http];
+const WORKLOADS: Workload[] = [coldStart, sha256, fileReadWindow, readWhole, symbolLookup, search, searchTokens, edit, astRewrite, http];
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 

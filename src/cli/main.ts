@@ -13,6 +13,7 @@ Usage:
       --tools takes tool names and/or the families "hashline" and "boundary" (default: both).
   hashline serve [--root DIR] [--host 127.0.0.1] [--port 9000] [--token-file FILE] [--allowed-host HOST]...
                  [--max-body-bytes N] [--disk-reserve-bytes N] [--max-tar-members N] [--max-tar-bytes N]
+                 [--body-idle-timeout-ms N] [--request-timeout-ms N] [--lock-timeout-ms N]
                  (plus the engine flags of mcp)
       Serve the HTTP file API (/v1/fs/file, /v1/fs/tar) and MCP over Streamable HTTP at /mcp.
       The token may also come from HASHLINE_TOKEN; beyond loopback a token is required.

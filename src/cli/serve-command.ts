@@ -22,6 +22,9 @@ const SERVE_FLAGS = {
   'disk-reserve-bytes': { type: 'string' },
   'max-tar-members': { type: 'string' },
   'max-tar-bytes': { type: 'string' },
+  'body-idle-timeout-ms': { type: 'string' },
+  'request-timeout-ms': { type: 'string' },
+  'lock-timeout-ms': { type: 'string' },
 } as const;
 
 function intFlag(values: Record<string, unknown>, name: string): number | undefined {
@@ -70,6 +73,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
   set('diskReserveBytes', 'disk-reserve-bytes');
   set('maxTarMembers', 'max-tar-members');
   set('maxTarBytes', 'max-tar-bytes');
+  set('bodyIdleTimeoutMs', 'body-idle-timeout-ms');
+  set('requestTimeoutMs', 'request-timeout-ms');
+  set('lockTimeoutMs', 'lock-timeout-ms');
   const allowedHosts = values['allowed-host'] as string[] | undefined;
 
   // an explicit --tools is checked now; the default selection loads with the first /mcp session

@@ -105,6 +105,7 @@ export const CODES = {
   unauthorized: { meaning: 'missing or wrong bearer token', retryable: false },
   forbidden: { meaning: 'the request is not allowed', retryable: false },
   malformed_body: { meaning: 'the request body is malformed or truncated', retryable: false },
+  request_timeout: { meaning: 'the request body stalled, or did not arrive in time', retryable: true },
   insufficient_storage: { meaning: 'the target file system is below its free-space reserve', retryable: true },
   tar_member_refused: { meaning: 'a tar member breaks the extraction rules (escape, link out, device)', retryable: false },
 

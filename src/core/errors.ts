@@ -41,9 +41,21 @@ export function isHashlineError(value: unknown): value is HashlineError {
   return value instanceof HashlineError;
 }
 
-/** Wraps anything thrown into a HashlineError, keeping codes that are already there. */
+/**
+ * An operating-system error as `CODE: description`, without the paths Node writes into its message
+ * (`ENAMETOOLONG: name too long, lstat '/abs/path'`): error text never carries an absolute path
+ * the caller did not give. Other errors give their message.
+ */
+export function errnoText(value: unknown): string {
+  if (!(value instanceof Error)) return String(value);
+  const { code, syscall } = value as Error & { code?: unknown; syscall?: unknown };
+  if (typeof code !== 'string' || typeof syscall !== 'string') return value.message;
+  const cut = value.message.indexOf(`, ${syscall}`);
+  return cut > 0 ? value.message.slice(0, cut) : code;
+}
+
+/** Wraps anything thrown into a HashlineError, keeping codes that are already there (an OS error's message loses its paths). */
 export function toHashlineError(value: unknown): HashlineError {
   if (value instanceof HashlineError) return value;
-  const message = value instanceof Error ? value.message : String(value);
-  return new HashlineError('internal', message, { cause: value });
+  return new HashlineError('internal', errnoText(value), { cause: value });
 }

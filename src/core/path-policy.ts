@@ -4,7 +4,8 @@
 
 import path from 'node:path';
 import { HashlineError } from './errors.js';
-import { permissionDenied } from './messages/guard.js';
+import { pathHasLockName } from './lock-names.js';
+import { LOCK_FILE_REASON, permissionDenied } from './messages/guard.js';
 
 export type Scope = 'read' | 'write';
 
@@ -79,10 +80,15 @@ export function decide(abs: string, config: PathPolicyConfig, scope: Scope): Ver
   if (config.seal?.includes(abs) || (scope === 'write' && config.protect?.includes(abs))) {
     return { kind: 'denied', abs, code: 'path_blocked', reason: "path is the operator's configuration, which no tool may change" };
   }
+  // hashline's own lock files (core/lock-names.ts) are never read, written or listed by a tool:
+  // any component below the root so named, or the last one of a path outside it
+  const inRoot = isWithin(abs, config.root);
+  if (pathHasLockName(inRoot ? abs.slice(config.root.length) : abs.slice(abs.lastIndexOf('/')))) {
+    return { kind: 'denied', abs, code: 'path_blocked', reason: LOCK_FILE_REASON };
+  }
   const { allow, block } = lists(config, scope);
   const blocked = block.some((b) => isWithin(abs, b));
   const allowListed = allow.some((a) => a === abs);
-  const inRoot = isWithin(abs, config.root);
   if (blocked && allowListed) {
     return { kind: 'conflict', abs, reason: 'Security Alert: path is in both blocklist and allowlist.' };
   }

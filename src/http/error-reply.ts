@@ -23,6 +23,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   link_swapped: 403,
   forbidden: 403,
   not_found: 404,
+  request_timeout: 408,
   too_large: 413,
   lock_timeout: 503,
   insufficient_storage: 507,
@@ -39,6 +40,7 @@ export function codeForStatus(status: number): ErrorCode {
     case 401: return 'unauthorized';
     case 403: return 'forbidden';
     case 404: return 'not_found';
+    case 408: return 'request_timeout';
     case 413: return 'too_large';
     case 503: return 'lock_timeout';
     case 507: return 'insufficient_storage';

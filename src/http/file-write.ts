@@ -1,7 +1,10 @@
-// PUT /v1/fs/file: the query (path, octal mode) is checked before anything is written; the body is
-// streamed into writeAtomic (temp file + rename, parents created inside the guard's scope) under
-// the path's lock, with a byte limit (413) and a free-space reserve checked before and during the
-// write (507). Any failure removes the temporary file, so no partial file is ever visible.
+// PUT /v1/fs/file: the query (path, octal mode without special bits) is checked before anything is
+// written; the body is streamed into writeAtomic's temporary file beside the target, with a byte
+// limit (413), body clocks (408: stalled, or too slow) and the free-space reserve checked up front
+// against the declared length and again while the bytes arrive against what is still to come
+// (507). The path's lock is taken only for the commit (the check of the target and the rename),
+// with a deadline (503 `lock_timeout`), so a slow or stalled client never holds it. Any failure
+// removes the temporary file, so no partial file is ever visible.
 
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
@@ -9,14 +12,10 @@ import { HashlineError, toHashlineError } from '../core/errors.js';
 import { CANNOT_WRITE_FILE, PATH_IS_DIRECTORY, PATH_REQUIRED } from '../core/messages/http.js';
 import { writeAtomic } from '../io/atomic-write.js';
 import type { Engine } from '../tools/engine.js';
-import { assertDiskReserve, availableBytes, isNoSpace } from './disk-space.js';
+import { assertDiskReserve, isNoSpace, noSpaceError, ReserveWatch } from './disk-space.js';
 import { parseFileMode } from './file-mode.js';
 import type { HttpLimits } from './limits.js';
-import { assertDeclaredLength, limitedBody } from './request-body.js';
-import { diskReserve } from '../core/messages/http.js';
-
-/** How often (bytes received) the free-space reserve is checked again during a write. */
-const DISK_RECHECK_BYTES = 8 * 1024 * 1024;
+import { assertDeclaredLength, declaredLength, isBodyTimeout, limitedBody } from './request-body.js';
 
 export interface WriteQuery {
   path?: string | undefined;
@@ -41,30 +40,28 @@ export async function writeFileFromRequest(
   const rp = await engine.guard.resolve(query.path, 'write');
   assertDeclaredLength(req, limits.maxBodyBytes);
   const dir = path.dirname(rp.real);
-  await assertDiskReserve(dir, rp.display, limits.diskReserveBytes);
-  let nextCheck = DISK_RECHECK_BYTES;
-  const body = limitedBody(req, limits.maxBodyBytes, async (total) => {
-    if (total < nextCheck) return;
-    nextCheck = total + DISK_RECHECK_BYTES;
-    await assertDiskReserve(dir, rp.display, limits.diskReserveBytes);
-  });
+  const declared = declaredLength(req);
+  await assertDiskReserve(dir, rp.display, limits.diskReserveBytes, declared ?? 0);
+  const watch = new ReserveWatch(dir, rp.display, limits.diskReserveBytes, declared);
+  const body = watch.through(limitedBody(req, { limit: limits.maxBodyBytes, idleMs: limits.bodyIdleTimeoutMs, totalMs: limits.requestTimeoutMs }));
+  let timedOut = false;
   try {
-    await engine.locks.withLocks(
-      [rp.real],
-      () => writeAtomic(engine.guard, rp, body, { createParents: true, ...(mode === undefined ? {} : { mode }), ...(signal ? { signal } : {}) }),
-      signal ? { signal } : {},
-    );
+    await writeAtomic(engine.guard, rp, body, {
+      createParents: true,
+      ...(mode === undefined ? {} : { mode }),
+      ...(signal ? { signal } : {}),
+      commit: (step) => engine.locks.withLocks([rp.real], step, { timeoutMs: limits.lockTimeoutMs, ...(signal ? { signal } : {}) }),
+    });
   } catch (e) {
-    if (causeChain(e).some(isNoSpace)) {
-      const avail = await availableBytes(dir).catch(() => 0);
-      throw new HashlineError('insufficient_storage', diskReserve(rp.display, avail, limits.diskReserveBytes), { cause: e });
-    }
+    timedOut = isBodyTimeout(e);
+    if (causeChain(e).some(isNoSpace)) throw await noSpaceError(dir, rp.display, limits.diskReserveBytes, e);
     const err = toHashlineError(e);
     if (err.code === 'is_directory') throw new HashlineError('is_directory', PATH_IS_DIRECTORY, { cause: e });
     if (err.code === 'io_error' || err.code === 'internal') throw new HashlineError('io_error', CANNOT_WRITE_FILE, { cause: e });
     throw err;
   } finally {
-    // a refused or failed write leaves the rest of the body unread: drain it so the reply goes out
-    if (!req.complete) req.resume();
+    // a refused or failed write leaves the rest of the body unread: drain it so the reply goes
+    // out (a stalled body is not waited for: the reply closes the connection instead)
+    if (!req.complete && !timedOut) req.resume();
   }
 }

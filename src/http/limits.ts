@@ -1,4 +1,4 @@
-// Size limits of the HTTP file API (spec/http.md, "Limits"), validated once and frozen.
+// Size limits and timeouts of the HTTP file API (spec/http.md, "Limits"), validated once and frozen.
 
 import { HashlineError } from '../core/errors.js';
 
@@ -13,6 +13,12 @@ export interface HttpLimits {
   readonly maxTarBytes: number;
   /** Most concurrent MCP sessions on /mcp; the least recently used is closed beyond it. */
   readonly maxMcpSessions: number;
+  /** A request body with no byte for this long is refused (408); 0: no limit. */
+  readonly bodyIdleTimeoutMs: number;
+  /** A request body must arrive whole within this long (408); 0: no limit. */
+  readonly requestTimeoutMs: number;
+  /** A write waits at most this long for its path's lock, in this process or another (503 `lock_timeout`). */
+  readonly lockTimeoutMs: number;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
@@ -21,6 +27,9 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
   maxTarMembers: 100_000,
   maxTarBytes: 8 * 1024 * 1024 * 1024,
   maxMcpSessions: 64,
+  bodyIdleTimeoutMs: 30_000,
+  requestTimeoutMs: 10 * 60_000,
+  lockTimeoutMs: 10_000,
 });
 
 export function resolveLimits(partial: Partial<HttpLimits> = {}): HttpLimits {

@@ -43,6 +43,8 @@ const BODY_HEADERS: JsonSchemaObject = {
 const PATH = str('file or directory, relative to the root or absolute inside it');
 const TEXT = 'text/plain';
 
+const STALLED = { description: 'the body stalled or did not arrive in time; nothing written; the connection is closed', mediaType: TEXT };
+
 const guarded = {
   '401': { description: 'missing or wrong bearer token', mediaType: TEXT },
   '403': { description: "refused by the path guard (the guard's message), or a foreign Host/Origin", mediaType: TEXT },
@@ -79,18 +81,20 @@ export const FILE_PUT: RouteSpec = {
   auth: true,
   querystring: {
     type: 'object',
-    properties: { path: PATH, mode: str('octal file mode: 644, 0644 or 0o644, at most 0o7777') },
+    properties: { path: PATH, mode: str('octal file mode: 644, 0644 or 0o644, at most 0o777 (setuid, setgid and sticky bits are refused)') },
     additionalProperties: false,
   },
   headers: BODY_HEADERS,
   body: { mediaType: 'application/octet-stream', description: 'the new content, streamed' },
   responses: {
     '204': { description: 'written' },
-    '400': { description: 'a missing path, a bad mode, or a directory', mediaType: TEXT },
+    '400': { description: 'a missing path, a bad mode (or one with setuid, setgid or sticky bits), or a directory', mediaType: TEXT },
     ...guarded,
+    '408': STALLED,
     '413': { description: 'body over the limit; nothing written', mediaType: TEXT },
     '500': { description: 'cannot write file', mediaType: TEXT },
-    '507': { description: 'free space below the reserve; nothing written', mediaType: TEXT },
+    '503': { description: "the path's lock stayed held past the deadline; nothing written; retry", mediaType: TEXT },
+    '507': { description: 'free space would fall below the reserve (checked from Content-Length, then while the body arrives); nothing written', mediaType: TEXT },
   },
 };
 
@@ -126,9 +130,11 @@ export const TAR_PUT: RouteSpec = {
     '204': { description: 'extracted' },
     '400': { description: 'a relative path, a refused member, or a malformed or truncated body', mediaType: TEXT },
     ...guarded,
+    '408': STALLED,
     '413': { description: 'body, member count or uncompressed bytes over the caps', mediaType: TEXT },
     '500': { description: 'tar operation failed', mediaType: TEXT },
-    '507': { description: 'free space below the reserve', mediaType: TEXT },
+    '503': { description: "a member's lock stayed held past the deadline; retry", mediaType: TEXT },
+    '507': { description: "free space would fall below the reserve (checked from the archive's member total before any member, then as members land)", mediaType: TEXT },
   },
 };
 
@@ -162,6 +168,7 @@ export const MCP_POST: RouteSpec = {
     '202': { description: 'accepted (notifications and responses)' },
     '400': { description: 'no valid session, or unparsable JSON', mediaType: 'application/json' },
     ...guarded,
+    '408': STALLED,
     '404': { description: 'unknown session', mediaType: 'application/json' },
   },
 };

@@ -20,7 +20,7 @@ import { hostPolicy } from './host-check.js';
 import { type HttpLimits, resolveLimits } from './limits.js';
 import type { McpSessions } from './mcp-endpoint.js';
 import { openApiDocument } from './openapi.js';
-import { readBody } from './request-body.js';
+import { isBodyTimeout, readBody } from './request-body.js';
 import { fastifySchema, FILE_GET, FILE_PUT, HEALTH, MCP_POST, ROUTE_SPECS, type RouteSpec, SCHEMA, TAR_GET, TAR_PUT } from './route-schemas.js';
 import { extractTarFromRequest } from './tar-extract.js';
 import { packDirectory } from './tar-pack.js';
@@ -52,11 +52,16 @@ const DRAIN_BYTES = 1024 * 1024;
 
 /**
  * A refused request may leave its body unread, which would keep the connection busy (and a
- * graceful shutdown waiting): small bodies are drained, larger or unsized ones close the connection.
+ * graceful shutdown waiting): small bodies are drained, larger or unsized ones close the
+ * connection, and so does a body that stalled (nothing more is waited for).
  */
-function settleBody(request: FastifyRequest, reply: FastifyReply): void {
+function settleBody(request: FastifyRequest, reply: FastifyReply, error?: unknown): void {
   const raw = request.raw;
   if (raw.complete || raw.readableEnded) return;
+  if (isBodyTimeout(error)) {
+    reply.header('connection', 'close');
+    return;
+  }
   const length = raw.headers['content-length'];
   if (length !== undefined && Number(length) <= DRAIN_BYTES) raw.resume();
   else reply.header('connection', 'close');
@@ -69,6 +74,8 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     bodyLimit: MAX_MESSAGE_BYTES,
     forceCloseConnections: 'idle',
+    // a backstop for bodies no route reads; the routes that read one apply their own clocks
+    requestTimeout: limits.requestTimeoutMs,
     return503OnClosing: true,
   });
   const checkToken = bearerChecker(options.token);
@@ -122,7 +129,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   });
 
   app.setErrorHandler((error: FastifyError | HashlineError, request, reply) => {
-    settleBody(request, reply);
+    settleBody(request, reply, error);
     if (error instanceof HashlineError) return sendError(reply, error);
     const status = error.statusCode ?? 500;
     if (error.validation || status === 400) {
@@ -169,7 +176,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   const mcpHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     let body: unknown;
     if (request.method === 'POST') {
-      const raw = await readBody(request.raw, MAX_MESSAGE_BYTES);
+      const raw = await readBody(request.raw, { limit: MAX_MESSAGE_BYTES, idleMs: limits.bodyIdleTimeoutMs, totalMs: limits.requestTimeoutMs });
       try {
         body = JSON.parse(raw.toString('utf8'));
       } catch {

@@ -1,8 +1,11 @@
-// PUT /v1/fs/tar: the body is spooled to a private, already unlinked temp file (byte limit → 413, a truncated body →
-// 400), the whole archive is listed and checked against the rules of tar-rules.ts (nothing is
-// written when any member is refused), then parsed again and written member by member, in archive
-// order, by tar-member-writer.ts: files through writeAtomic (temp file + rename under the path's
-// lock), links under a temp name renamed into place, directory modes last, deepest first. Right
+// PUT /v1/fs/tar: the body is spooled to a private, already unlinked temp file (byte limit → 413, a
+// stalled or slow body → 408, a truncated body or archive → 400), the whole archive is listed and
+// checked against the rules of tar-rules.ts (nothing is written when any member is refused), its
+// member total checked against free space and the reserve (507, nothing written; checked again
+// per member and per chunk against what is still to come), then parsed again and written member
+// by member, in archive order, by tar-member-writer.ts: files through writeAtomic (temp file +
+// rename under the path's lock), links under a temp name renamed into place, directory modes
+// last, deepest first. Right
 // before each member its parents must be plain directories, and every name is resolved inside a
 // parent opened and verified through its descriptor, so no member is written through a link.
 //
@@ -16,7 +19,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { list as tarList, Parser, type ReadEntry } from 'tar';
 import { HashlineError, isHashlineError } from '../core/errors.js';
-import { permissionDenied } from '../core/messages/guard.js';
 import {
   EXTRACTION_PATH_ABSOLUTE,
   MALFORMED_BODY,
@@ -27,9 +29,9 @@ import {
 import { isWithin, type Scope } from '../core/path-policy.js';
 import type { PathGuard } from '../io/path-guard.js';
 import type { Engine } from '../tools/engine.js';
-import { assertDiskReserve, isNoSpace } from './disk-space.js';
+import { assertDiskReserve, isNoSpace, noSpaceError, ReserveWatch } from './disk-space.js';
 import type { HttpLimits } from './limits.js';
-import { assertDeclaredLength, limitedBody } from './request-body.js';
+import { assertDeclaredLength, type BodyLimits, isBodyTimeout, limitedBody } from './request-body.js';
 import { MemberWriter } from './tar-member-writer.js';
 import { ArchiveCheck } from './tar-rules.js';
 
@@ -61,7 +63,7 @@ export async function removeStaleSpools(tmp: string = os.tmpdir()): Promise<numb
   return removed;
 }
 
-async function spool(req: IncomingMessage, limit: number): Promise<FileHandle> {
+async function spool(req: IncomingMessage, limits: BodyLimits): Promise<FileHandle> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), `${SPOOL_PREFIX}${process.pid}-`));
   let handle: FileHandle;
   try {
@@ -71,7 +73,7 @@ async function spool(req: IncomingMessage, limit: number): Promise<FileHandle> {
   }
   try {
     let pos = 0;
-    for await (const chunk of limitedBody(req, limit)) {
+    for await (const chunk of limitedBody(req, limits)) {
       await handle.write(chunk, 0, chunk.length, pos);
       pos += chunk.length;
     }
@@ -126,16 +128,20 @@ function diskLinks(root: string) {
 function policy(guard: PathGuard, root: string) {
   return (rel: string, scope: Scope): HashlineError | null => {
     const abs = rel === '' ? root : path.join(root, rel);
-    return guard.admitsReal(abs, scope)
-      ? null
-      : new HashlineError('path_blocked', permissionDenied(guard.display(abs), 'path is in blocklist'));
+    return guard.refusalOfReal(abs, scope);
   };
 }
 
-/** Lists and checks the whole archive; throws the first refusal, or `malformed_body`. */
-async function preScan(spooled: FileHandle, root: string, guard: PathGuard, limits: HttpLimits): Promise<void> {
+/**
+ * Lists and checks the whole archive; throws the first refusal, or `malformed_body`. An archive
+ * must end with its end-of-archive (zero) block: without it, a body cut on a member boundary or
+ * inside a member header would pass for a shorter archive (the parser drops a partial header).
+ * Returns the check, whose `bytes` is the total of the members' data.
+ */
+async function preScan(spooled: FileHandle, root: string, guard: PathGuard, limits: HttpLimits): Promise<ArchiveCheck> {
   const check = new ArchiveCheck({ maxMembers: limits.maxTarMembers, maxBytes: limits.maxTarBytes }, diskLinks(root), policy(guard, root));
   let refusal: unknown;
+  let ended = false;
   try {
     const parser = tarList({
       strict: true,
@@ -148,11 +154,14 @@ async function preScan(spooled: FileHandle, root: string, guard: PathGuard, limi
         }
       },
     }) as unknown as TarSink;
+    parser.once('nullBlock', () => (ended = true));
     await feed(spooled, parser, 'end');
   } catch (e) {
     if (refusal === undefined) throw new HashlineError('malformed_body', MALFORMED_BODY, { cause: e });
   }
   if (refusal !== undefined) throw refusal;
+  if (!ended) throw new HashlineError('malformed_body', MALFORMED_BODY, { details: { reason: 'no end-of-archive block' } });
+  return check;
 }
 
 function causeChain(e: unknown): unknown[] {
@@ -209,17 +218,24 @@ export async function extractTarFromRequest(engine: Engine, limits: HttpLimits, 
   assertDeclaredLength(req, limits.maxBodyBytes);
   await assertDiskReserve(root, rp.display, limits.diskReserveBytes);
   let spooled: FileHandle | undefined;
+  let timedOut = false;
   try {
-    spooled = await spool(req, limits.maxBodyBytes);
-    await preScan(spooled, root, engine.guard, limits);
+    spooled = await spool(req, { limit: limits.maxBodyBytes, idleMs: limits.bodyIdleTimeoutMs, totalMs: limits.requestTimeoutMs }).catch((e: unknown) => {
+      timedOut = isBodyTimeout(e);
+      throw e;
+    });
+    const { bytes } = await preScan(spooled, root, engine.guard, limits);
+    // everything the archive brings must fit above the reserve before its first member is written
+    const watch = new ReserveWatch(root, rp.display, limits.diskReserveBytes, bytes);
+    await watch.check();
     if (!rp.exists) await fsp.mkdir(root, { recursive: true });
-    await writeMembers(spooled, new MemberWriter(engine, root)).catch(async (e: unknown) => {
-      if (causeChain(e).some(isNoSpace)) return assertDiskReserve(root, rp.display, Number.MAX_SAFE_INTEGER);
+    await writeMembers(spooled, new MemberWriter(engine, root, watch)).catch(async (e: unknown) => {
+      if (causeChain(e).some(isNoSpace)) throw await noSpaceError(root, rp.display, limits.diskReserveBytes, e);
       if (isHashlineError(e) && e.code !== 'io_error' && e.code !== 'internal') throw e;
       throw new HashlineError('io_error', TAR_FAILED, { cause: e });
     });
   } finally {
-    if (!req.complete) req.resume();
+    if (!req.complete && !timedOut) req.resume();
     await spooled?.close().catch(() => undefined);
   }
 }

@@ -6,7 +6,8 @@
 //   temp file it leaves is removed when hashline starts again (file-lock.ts `recoverStale`);
 // - a symbolic or hard link is made under a temporary name and renamed over the member's path;
 // - a directory is created one component at a time inside its verified parent; directory modes are
-//   applied by `finish`, deepest first, once every member has landed.
+//   applied by `finish`, deepest first, once every member has landed. Modes come from
+//   tar-rules.ts `memberMode` (CPython's `data` filter); the extraction root's mode is never changed.
 //
 // Right before each member, every parent from the root down must be a plain directory (a symbolic
 // link there is refused with the pre-scan's message); the anchored parent closes the rest of the
@@ -22,7 +23,8 @@ import { linkTargetUnreadable, memberEscapes, memberThroughLink } from '../core/
 import { tempNameFor, writeAtomic } from '../io/atomic-write.js';
 import { descriptorPath } from '../io/open-verified.js';
 import type { Engine } from '../tools/engine.js';
-import { lexicalParts, MODE_MASK } from './tar-rules.js';
+import type { ReserveWatch } from './disk-space.js';
+import { lexicalParts, memberMode } from './tar-rules.js';
 
 const FILE_TYPES = new Set(['File', 'OldFile', 'ContiguousFile']);
 
@@ -40,23 +42,25 @@ function statOrNull(p: string) {
 }
 
 export class MemberWriter {
-  /** Directory members by absolute path (a later member wins), with their masked modes. */
+  /** Directory members below the root by absolute path (a later member wins), with their modes. */
   private readonly dirModes = new Map<string, number>();
 
   constructor(
     private readonly engine: Engine,
     /** The extraction root: a real path (no link on it), existing. */
     private readonly root: string,
+    /** Free space against what is still to come: checked before members and while their data lands. */
+    private readonly watch?: ReserveWatch,
   ) {}
 
   /** Writes one member; consumes (or drains) the entry's data. */
   async write(entry: ReadEntry): Promise<void> {
     const parts = lexicalParts(entry.path);
     if (parts === null) throw new HashlineError('tar_member_refused', memberEscapes(entry.path)); // the pre-scan refused it already
-    const mode = (entry.mode ?? (entry.type === 'Directory' ? 0o755 : 0o644)) & MODE_MASK;
-    if (FILE_TYPES.has(entry.type)) return this.file(entry, parts, mode);
+    await this.watch?.member(entry.size ?? 0);
+    if (FILE_TYPES.has(entry.type)) return this.file(entry, parts, memberMode('file', entry.mode));
     entry.resume();
-    if (entry.type === 'Directory') return this.directory(entry.path, parts, mode);
+    if (entry.type === 'Directory') return this.directory(entry.path, parts, memberMode('directory', entry.mode));
     if (entry.type === 'SymbolicLink') return this.link(entry.path, parts, entry.linkpath ?? '', 'symbolic');
     if (entry.type === 'Link') return this.link(entry.path, parts, entry.linkpath ?? '', 'hard');
     // The pre-scan refused every other type; nothing to write for one that slips through.
@@ -154,6 +158,7 @@ export class MemberWriter {
     const abs = path.join(this.root, ...parts);
     this.assertAdmitted(abs);
     await this.mkdirs(member, parts, true);
+    if (parts.length === 0) return; // the extraction root keeps its own mode
     this.dirModes.delete(abs);
     this.dirModes.set(abs, mode);
   }
@@ -168,7 +173,7 @@ export class MemberWriter {
       if ((await statOrNull(abs))?.isSymbolicLink()) await this.inParent(member, abs, (at, name) => fsp.unlink(at(name)));
       const rp = await guard.resolve(abs, 'write');
       if (rp.real !== abs) throw this.refuse(member, parts.slice(0, -1).join('/'));
-      await writeAtomic(guard, rp, entry, { createParents: true, mode });
+      await writeAtomic(guard, rp, this.watch ? this.watch.through(entry) : entry, { createParents: true, mode });
     });
   }
 

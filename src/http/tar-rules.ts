@@ -9,9 +9,16 @@
 //   already seen in the archive and on disk);
 // - a hard link to a file the read policy refuses is refused unless its own name is refused too
 //   (a hard link has no target to resolve at read time: its name would read the blocked file);
+// - a symlink target may climb (`..`) only before its first name: `dd/..` is refused, because a
+//   later link at `dd` (in this archive or a later one) would change where it leads. With every
+//   `..` first, a target climbs through the real parents of its own directory (which no member can
+//   swap: they hold the link) and then only descends, by names that are directories or links
+//   that resolve inside, so no later member can make an admitted link lead out;
 // - no member is written through a symbolic link (archive or disk);
 // - character and block devices and fifos are refused;
-// - modes are masked with 0o755;
+// - modes follow CPython's `data` filter: masked with 0o755, a file keeps its execute bits only
+//   when the owner's is set and always gets u+rw; a directory always gets u+rwx; the extraction
+//   root's own mode is never changed (a `.` member with mode 0 would lock the owner out);
 // - member and byte caps.
 
 import { HashlineError } from '../core/errors.js';
@@ -21,6 +28,7 @@ import {
   archiveTooManyBytes,
   archiveTooManyMembers,
   deviceMember,
+  linkClimbsBack,
   linkTargetOutside,
   linkTargetUnreadable,
   memberDotNotDirectory,
@@ -50,6 +58,18 @@ const MAX_HOPS = 40;
 
 export const MODE_MASK = 0o755;
 
+/**
+ * The mode a file or directory member is given (CPython's `data` filter): masked with 0o755; a
+ * file loses every execute bit unless the owner's is set, and gets u+rw; a directory gets u+rwx,
+ * so nothing in the archive can make a tree its owner cannot enter or write.
+ */
+export function memberMode(kind: 'file' | 'directory', archived: number | undefined): number {
+  if (kind === 'directory') return ((archived ?? 0o755) & MODE_MASK) | 0o700;
+  let mode = (archived ?? 0o644) & MODE_MASK;
+  if ((mode & 0o100) === 0) mode &= ~0o111;
+  return mode | 0o600;
+}
+
 function refuse(message: string, member: string): HashlineError {
   return new HashlineError('tar_member_refused', message, { details: { member } });
 }
@@ -65,6 +85,17 @@ export function lexicalParts(p: string): string[] | null {
     } else out.push(part);
   }
   return out;
+}
+
+/** True when `target` has a `..` after a name (`a/..`, `../a/../b`): it climbs out of a component it entered. */
+export function climbsBack(target: string): boolean {
+  let named = false;
+  for (const part of target.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part !== '..') named = true;
+    else if (named) return true;
+  }
+  return false;
 }
 
 /** Tracks the links an archive creates, over those on disk, and resolves paths through them. */
@@ -165,6 +196,7 @@ export class ArchiveCheck {
       const from = m.type === 'SymbolicLink' ? parts.slice(0, -1) : [];
       const resolved = view.resolve(from, target);
       if (resolved === null || this.admits(resolved.join('/'), 'write') !== null) throw refuse(linkTargetOutside(name, target), name);
+      if (m.type === 'SymbolicLink' && climbsBack(target)) throw refuse(linkClimbsBack(name, target), name);
       if (m.type === 'Link' && this.admits(resolved.join('/'), 'read') !== null && this.admits(rel, 'read') === null) {
         throw refuse(linkTargetUnreadable(name, target), name);
       }

@@ -4,13 +4,14 @@
 // owner; fsync; rename; fsync of the directory) but in phases, each run concurrently: write every
 // temporary file, fsync them, rename them, then fsync each directory once. Only the calls that may
 // wait on the disk (create, fsync, rename) go to the thread pool; writing into the page cache,
-// chmod and close are made in place.
+// chmod and close are made in place. Every target is a rewrite, so its mode is kept less the
+// setuid and setgid bits (as atomic-write.ts does, owner first, then the mode).
 
 import { closeSync, constants, fchmodSync, fchownSync, fsync, open, openSync, promises as fsp, readlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { HashlineError, toHashlineError } from '../core/errors.js';
+import { errnoText, HashlineError, toHashlineError } from '../core/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
-import { tempNameFor } from './atomic-write.js';
+import { REWRITE_KEEPS, tempNameFor } from './atomic-write.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
 
 export interface BatchWrite {
@@ -73,7 +74,8 @@ const openAsync = (file: string, flags: number, mode: number) =>
   new Promise<number>((resolve, reject) => open(file, flags, mode, (e, fd) => (e ? reject(e) : resolve(fd))));
 const fsyncAsync = (fd: number) => new Promise<void>((resolve, reject) => fsync(fd, (e) => (e ? reject(e) : resolve())));
 
-function openAnchor(guard: PathGuard, dir: string, display: string): Anchor {
+/** `target`: the name in `dir` that will be replaced (the policy may admit it alone: see admitsParentOf). */
+function openAnchor(guard: PathGuard, dir: string, display: string, target: string): Anchor {
   let fd: number;
   try {
     fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
@@ -81,7 +83,7 @@ function openAnchor(guard: PathGuard, dir: string, display: string): Anchor {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new HashlineError('not_found', `cannot write \`${display}\`: its parent directory does not exist`, { cause: e });
     if (code === 'ELOOP' || code === 'ENOTDIR') throw new HashlineError('link_swapped', linkSwapped(display), { cause: e });
-    throw new HashlineError('io_error', `failed to write \`${display}\`: ${(e as Error).message}`, { cause: e });
+    throw new HashlineError('io_error', `failed to write \`${display}\`: ${errnoText(e)}`, { cause: e });
   }
   if (process.platform !== 'linux') return { fd, prefix: dir };
   let actual: string | null;
@@ -90,7 +92,7 @@ function openAnchor(guard: PathGuard, dir: string, display: string): Anchor {
   } catch {
     return { fd, prefix: dir };
   }
-  if (actual !== dir || !guard.admitsReal(actual, 'write')) {
+  if (actual !== dir || !guard.admitsParentOf(actual, target, 'write')) {
     closeSync(fd);
     throw new HashlineError('link_swapped', linkSwapped(display), { details: { opened: actual } });
   }
@@ -114,7 +116,6 @@ async function writeTemp(p: Pending): Promise<void> {
   p.fd = fd;
   let off = 0;
   while (off < data.length) off += writeSync(fd, data, off, data.length - off, off);
-  fchmodSync(fd, mode & 0o7777);
   if (owner && (owner.uid !== 0 || owner.gid !== 0)) {
     try {
       fchownSync(fd, owner.uid, owner.gid);
@@ -122,6 +123,7 @@ async function writeTemp(p: Pending): Promise<void> {
       // keeping the owner is best effort
     }
   }
+  fchmodSync(fd, mode & REWRITE_KEEPS);
 }
 
 function closeFd(p: Pending): void {
@@ -172,7 +174,8 @@ export async function writeAtomicBatch(guard: PathGuard, items: readonly BatchWr
       let anchor = anchors.get(dir);
       try {
         if (!anchor) {
-          anchor = openAnchor(guard, dir, item.rp.display);
+          // (every item's path was admitted by the guard: an anchor admitted for one name in `dir` serves the others)
+          anchor = openAnchor(guard, dir, item.rp.display, item.rp.real);
           anchors.set(dir, anchor);
         }
       } catch (e) {

@@ -5,6 +5,16 @@
 // swapped for a link mid-write cannot redirect anything. Writes go to the resolved real path,
 // so writing through an in-bounds symbolic link updates its target and keeps the link.
 //
+// A rewrite of an existing file keeps its owner (where this process may set it) and its mode less
+// the setuid and setgid bits: the kernel drops those on a write by anyone but a privileged
+// process, and a new inode with new content must not inherit a privilege granted to the old one.
+// The owner is set first and the mode after it, so the result does not hang on whether the
+// kernel clears those bits on a chown.
+//
+// With `commit`, the data is written and synced first and only the commit (the check of what
+// stands at the target, owner and mode, the rename) runs inside the wrapper: HTTP PUT takes the
+// path's lock there, so a slow body never holds it.
+//
 // Calls that only touch memory (opening the directory, reading its descriptor's path, lstat,
 // creating the temporary file, writing a buffer, chmod, close, rename) are made synchronously:
 // each costs microseconds, a thread-pool round trip costs more. The calls that wait for the disk
@@ -14,8 +24,9 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fchownSync, fsync as fsyncCallback, linkSync, lstatSync, openSync, promises as fsp, readlinkSync, renameSync, unlinkSync, write as writeCallback, writeSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { HashlineError } from '../core/errors.js';
+import { errnoText, HashlineError } from '../core/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
+import { selfIdentity } from './lock-owner.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
 
 export interface AtomicWriteOptions {
@@ -30,6 +41,8 @@ export interface AtomicWriteOptions {
   exclusive?: boolean;
   /** Owner and group to give the file (the operating system decides whether that is permitted). */
   owner?: { uid: number; gid: number };
+  /** Runs the commit step (target check, owner and mode, rename) inside this wrapper, e.g. under a lock. */
+  commit?: <T>(step: () => Promise<T>) => Promise<T>;
 }
 
 export interface AtomicWriteResult {
@@ -43,7 +56,9 @@ export interface AtomicWriteResult {
 export const TEMP_MARKER = '.hashline-tmp-';
 
 /** Random per process (and per worker thread), so names of different processes never meet. */
-const tempPrefix = randomBytes(6).toString('hex');
+// A temp name carries its writer's pid and start time (`<pid>.<start>.<random>`), so a takeover of a
+// dead writer's lock removes that writer's temps and never those of a live upload (lock-file.ts).
+const tempPrefix = `${process.pid}.${selfIdentity().start ?? 'x'}.${randomBytes(4).toString('hex')}.`;
 let tempCounter = 0;
 
 /**
@@ -80,7 +95,8 @@ function closeQuietly(fd: number | undefined): void {
   }
 }
 
-function openAnchoredDir(guard: PathGuard, dir: string, display: string): AnchoredDir {
+/** `target`: the name in `dir` the caller will create or replace (the policy may admit it alone: see admitsParentOf). */
+function openAnchoredDir(guard: PathGuard, dir: string, display: string, target: string): AnchoredDir {
   let fd: number;
   try {
     fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
@@ -90,7 +106,7 @@ function openAnchoredDir(guard: PathGuard, dir: string, display: string): Anchor
       throw new HashlineError('not_found', `cannot write \`${display}\`: its parent directory does not exist`, { cause: e });
     }
     if (code === 'ELOOP' || code === 'ENOTDIR') throw new HashlineError('link_swapped', linkSwapped(display), { cause: e });
-    throw new HashlineError('io_error', `failed to write \`${display}\`: ${(e as Error).message}`, { cause: e });
+    throw new HashlineError('io_error', `failed to write \`${display}\`: ${errnoText(e)}`, { cause: e });
   }
   if (!HAS_PROC_FD) return { fd, prefix: dir };
   let actual: string;
@@ -99,7 +115,7 @@ function openAnchoredDir(guard: PathGuard, dir: string, display: string): Anchor
   } catch {
     return { fd, prefix: dir };
   }
-  if (actual !== dir || !guard.admitsReal(actual, 'write')) {
+  if (actual !== dir || !guard.admitsParentOf(actual, target, 'write')) {
     closeQuietly(fd);
     throw new HashlineError('link_swapped', linkSwapped(display), { details: { opened: actual } });
   }
@@ -132,7 +148,7 @@ async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise<string
     if (!guard.admitsReal(d, 'write')) {
       throw new HashlineError('path_outside_root', `permission denied: cannot create \`${guard.display(d)}\``);
     }
-    const parent = openAnchoredDir(guard, path.dirname(d), rp.display);
+    const parent = openAnchoredDir(guard, path.dirname(d), rp.display, d);
     try {
       await fsp.mkdir(`${parent.prefix}/${path.basename(d)}`);
     } finally {
@@ -142,6 +158,42 @@ async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise<string
   }
   return made;
 }
+
+/** Mode bits a rewrite of an existing file keeps: all but setuid and setgid. */
+export const REWRITE_KEEPS = 0o7777 & ~0o6000;
+
+/** Checks what stands at the target (a link, directory or other non-file is refused); null when nothing does. */
+function inspectTarget(targetPath: string, rp: ResolvedPath, options: AtomicWriteOptions): Stats | null {
+  const existing: Stats | null = lstatSync(targetPath, { throwIfNoEntry: false }) ?? null;
+  if (existing === null) return null;
+  if (options.exclusive) throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { details: { path: rp.display } });
+  if (existing.isSymbolicLink()) throw new HashlineError('link_swapped', linkSwapped(rp.display));
+  if (existing.isDirectory()) throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`);
+  if (!existing.isFile()) throw new HashlineError('not_regular_file', `\`${rp.display}\` is not a regular file`);
+  return existing;
+}
+
+/** Gives the temporary file the owner (as root) and then the mode it should have in place of `existing`; returns the mode. */
+function applyOwnerAndMode(fd: number, existing: Stats | null, options: AtomicWriteOptions): number {
+  let mode = (options.mode ?? (existing ? existing.mode : 0o666 & ~process.umask())) & 0o7777;
+  if (existing) mode &= REWRITE_KEEPS;
+  if (options.owner !== undefined) {
+    // asked for: the operating system decides whether it is permitted (a refusal fails the write)
+    fchownSync(fd, options.owner.uid, options.owner.gid);
+  } else if (existing && process.getuid?.() === 0 && (existing.uid !== 0 || existing.gid !== 0)) {
+    try {
+      fchownSync(fd, existing.uid, existing.gid);
+    } catch {
+      // best effort, as the owner of a file may not be settable
+    }
+  }
+  // the mode after the owner: a chown clears setuid and setgid, and the mode asked for is the mode given
+  fchmodSync(fd, mode);
+  return mode;
+}
+
+const sameOwnerAndMode = (a: Stats | null, b: Stats | null) =>
+  a === null || b === null ? a === b : a.mode === b.mode && a.uid === b.uid && a.gid === b.gid;
 
 const writeAt = (fd: number, chunk: Uint8Array, position: number) =>
   new Promise<void>((resolve, reject) => writeCallback(fd, chunk, 0, chunk.length, position, (e) => (e ? reject(e) : resolve())));
@@ -180,52 +232,47 @@ export async function writeAtomic(
   let tempPath: string | undefined;
   let renamed = false;
   try {
-    anchored = openAnchoredDir(guard, dir, rp.display);
+    anchored = openAnchoredDir(guard, dir, rp.display, target);
     const targetPath = `${anchored.prefix}/${name}`;
-    const existing: Stats | null = lstatSync(targetPath, { throwIfNoEntry: false }) ?? null;
-    if (existing !== null) {
-      if (options.exclusive) throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { details: { path: rp.display } });
-      if (existing.isSymbolicLink()) throw new HashlineError('link_swapped', linkSwapped(rp.display));
-      if (existing.isDirectory()) throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`);
-      if (!existing.isFile()) throw new HashlineError('not_regular_file', `\`${rp.display}\` is not a regular file`);
-    }
-    const mode = (options.mode ?? (existing ? existing.mode : 0o666 & ~process.umask())) & 0o7777;
+    let existing = inspectTarget(targetPath, rp, options);
     tempPath = `${anchored.prefix}/${path.basename(tempNameFor(target))}`;
     fd = openSync(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    const tempFd = fd;
     // a buffer is written without yielding, so the fsync below is under way before this call
     // first returns to its caller (which may compute meanwhile)
     const bytes = data instanceof Uint8Array ? writeBufferSync(fd, data) : await writeStream(fd, data, options.signal);
-    fchmodSync(fd, mode);
-    if (options.owner !== undefined) {
-      fchownSync(fd, options.owner.uid, options.owner.gid);
-      // a chown clears setuid and setgid: the mode asked for is the mode given
-      fchmodSync(fd, mode);
-    } else if (existing && process.getuid?.() === 0 && (existing.uid !== 0 || existing.gid !== 0)) {
-      try {
-        fchownSync(fd, existing.uid, existing.gid);
-      } catch {
-        // best effort, as the owner of a file may not be settable
-      }
-    }
+    let mode = applyOwnerAndMode(fd, existing, options);
     if (options.durable !== false) await fsyncFd(fd);
-    closeSync(fd);
-    fd = undefined;
-    abortIfNeeded(options.signal);
-    if (options.exclusive) {
-      // link() fails if the target appeared meanwhile: create-only without a window.
-      try {
-        linkSync(tempPath, targetPath);
-      } catch (e) {
-        throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { cause: e });
+    const commit = async (): Promise<AtomicWriteResult> => {
+      if (options.commit) {
+        // the target may have changed while the data was written: check it again, inside the wrapper
+        const now = inspectTarget(targetPath, rp, options);
+        if (!sameOwnerAndMode(now, existing)) {
+          mode = applyOwnerAndMode(tempFd, now, options);
+          if (options.durable !== false) await fsyncFd(tempFd);
+        }
+        existing = now;
       }
-      unlinkSync(tempPath);
-    } else {
-      renameSync(tempPath, targetPath);
-    }
-    renamed = true;
-    // best effort: some file systems refuse fsync on directories
-    if (options.durable !== false) await fsyncFd(anchored.fd).catch(() => undefined);
-    return { created: existing === null, mode, bytes, madeDirs };
+      closeSync(tempFd);
+      fd = undefined;
+      abortIfNeeded(options.signal);
+      if (options.exclusive) {
+        // link() fails if the target appeared meanwhile: create-only without a window.
+        try {
+          linkSync(tempPath!, targetPath);
+        } catch (e) {
+          throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { cause: e });
+        }
+        unlinkSync(tempPath!);
+      } else {
+        renameSync(tempPath!, targetPath);
+      }
+      renamed = true;
+      // best effort: some file systems refuse fsync on directories
+      if (options.durable !== false) await fsyncFd(anchored!.fd).catch(() => undefined);
+      return { created: existing === null, mode, bytes, madeDirs };
+    };
+    return options.commit ? await options.commit(commit) : await commit();
   } catch (e) {
     closeQuietly(fd);
     if (!renamed) {
@@ -233,7 +280,7 @@ export async function writeAtomic(
       for (const d of madeDirs.reverse()) await fsp.rmdir(d).catch(() => undefined);
     }
     if (e instanceof HashlineError) throw e;
-    throw new HashlineError('io_error', `failed to write \`${rp.display}\`: ${(e as Error).message}`, { cause: e });
+    throw new HashlineError('io_error', `failed to write \`${rp.display}\`: ${errnoText(e)}`, { cause: e });
   } finally {
     closeQuietly(anchored?.fd);
   }

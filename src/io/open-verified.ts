@@ -4,7 +4,7 @@
 
 import { constants, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { HashlineError } from '../core/errors.js';
+import { errnoText, HashlineError } from '../core/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
 import type { Scope } from '../core/path-policy.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
@@ -41,7 +41,7 @@ export function openError(rp: ResolvedPath, e: unknown): HashlineError {
   if (code === 'EACCES' || code === 'EPERM') {
     return new HashlineError('io_error', `permission denied by the operating system for \`${rp.display}\``, { cause: e });
   }
-  return new HashlineError('io_error', `cannot open \`${rp.display}\`: ${(e as Error).message}`, { cause: e });
+  return new HashlineError('io_error', `cannot open \`${rp.display}\`: ${errnoText(e)}`, { cause: e });
 }
 
 export interface VerifiedHandle {

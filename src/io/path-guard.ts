@@ -5,8 +5,8 @@
 
 import { lstatSync, promises as fsp, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { HashlineError } from '../core/errors.js';
-import { linkSwapped, symlinkEscape } from '../core/messages/guard.js';
+import { errnoText, HashlineError } from '../core/errors.js';
+import { cannotResolve, linkSwapped, symlinkEscape, tooManyLinks } from '../core/messages/guard.js';
 import {
   assertPathForm,
   decide,
@@ -111,7 +111,7 @@ export function resolveRealSync(abs: string, known?: { lexical: string; real: st
         continue;
       }
       if (++hops > MAX_LINK_HOPS) {
-        throw new HashlineError('symlink_escape', `too many levels of symbolic links resolving \`${abs}\``);
+        throw new HashlineError('symlink_escape', tooManyLinks(abs));
       }
       // Components of the target are resolved one by one, so `..` climbs real directories.
       if (path.posix.isAbsolute(target)) done = '/';
@@ -201,6 +201,45 @@ export class PathGuard {
   }
 
   /**
+   * True when the directory `dir`, opened to create, replace or remove `target` in it (its parent),
+   * may be used for that: the directory passes the policy, or `target` itself does (a file on the
+   * allow list outside the root, whose parent is not admitted: only that name is written there,
+   * its siblings stay refused by `resolve`).
+   */
+  admitsParentOf(dir: string, target: string, scope: Scope): boolean {
+    if (this.admitsReal(dir, scope)) return true;
+    const slash = target.lastIndexOf('/');
+    return (slash === 0 ? '/' : target.slice(0, slash)) === dir && this.admitsReal(target, scope);
+  }
+
+  /** The refusal of a real path for a scope (worded with its display form), or null when admitted. */
+  refusalOfReal(real: string, scope: Scope): HashlineError | null {
+    const verdict = decide(real, this.realPolicy, scope);
+    return verdict.kind === 'allowed' ? null : verdictError(this.display(real), verdict);
+  }
+
+  /**
+   * A failure met while resolving `input` (lexically `lexical`), worded with the path as the caller
+   * gave it or relative to the root: never an absolute path the walk met (a link's target outside
+   * the root, or the root's own location in an operating-system message).
+   */
+  private resolveError(input: string, lexical: string, e: unknown): HashlineError {
+    const shown = isWithin(lexical, this.root) || isWithin(lexical, this.realRoot) ? this.display(lexical) : input;
+    if (e instanceof HashlineError) {
+      if (e.code === 'link_swapped') return new HashlineError('link_swapped', linkSwapped(shown), { details: { path: shown }, cause: e });
+      if (e.code === 'symlink_escape') return new HashlineError('symlink_escape', tooManyLinks(shown), { details: { path: shown }, cause: e });
+      return e;
+    }
+    if ((e as NodeJS.ErrnoException).code === 'ENAMETOOLONG') {
+      return new HashlineError('invalid_path', `invalid path ${JSON.stringify(shown)}: a component is longer than the file system allows (ENAMETOOLONG)`, {
+        details: { path: shown },
+        cause: e,
+      });
+    }
+    return new HashlineError('io_error', cannotResolve(shown, errnoText(e)), { details: { path: shown }, cause: e });
+  }
+
+  /**
    * The lexical half of `resolve`: the form of `input` and the policy on its normalized absolute
    * path, which is returned. Throws what `resolve` throws before it touches the disk.
    */
@@ -226,7 +265,12 @@ export class PathGuard {
     const slash = lexical.lastIndexOf('/');
     const name = lexical.slice(slash + 1);
     if (name === '' || name === '.' || name === '..') return null;
-    const parent = resolveRealSync(slash === 0 ? '/' : lexical.slice(0, slash), { lexical: this.root, real: this.realRoot });
+    let parent: { real: string; exists: boolean };
+    try {
+      parent = resolveRealSync(slash === 0 ? '/' : lexical.slice(0, slash), { lexical: this.root, real: this.realRoot });
+    } catch {
+      return null; // `resolve` words the failure
+    }
     if (!parent.exists) return null;
     const real = parent.real === '/' ? `/${name}` : `${parent.real}/${name}`;
     return this.admitsReal(real, scope) ? real : null;
@@ -235,18 +279,29 @@ export class PathGuard {
   /** Checks `input` for `scope` and resolves it. Throws a coded HashlineError when refused. */
   async resolve(input: string, scope: Scope): Promise<ResolvedPath> {
     let lexical = this.checkLexical(input, scope);
-    const { real, exists, links } = resolveRealSync(lexical, { lexical: this.root, real: this.realRoot });
+    let walked: ReturnType<typeof resolveRealSync>;
+    try {
+      walked = resolveRealSync(lexical, { lexical: this.root, real: this.realRoot });
+    } catch (e) {
+      throw this.resolveError(input, lexical, e);
+    }
+    const { real, exists, links } = walked;
     const realVerdict = decide(real, this.realPolicy, scope);
     if (realVerdict.kind !== 'allowed') {
       if (real !== lexical && realVerdict.kind === 'denied' && realVerdict.code === 'path_outside_root') {
-        throw new HashlineError('symlink_escape', symlinkEscape(input, real), { details: { path: input } });
+        throw new HashlineError('symlink_escape', symlinkEscape(input), { details: { path: input } });
       }
       throw verdictError(input, realVerdict);
     }
     // A walk that followed no link lstat-ed every component of `lexical` itself (the walk from
     // realRoot does so when that is the root), the last one included: no need to lstat it again.
     const walkedItself = lexical !== this.root && (this.root === this.realRoot || !isWithin(lexical, this.root));
-    const viaLink = links === 0 && walkedItself ? false : (lstatOrNull(lexical)?.isSymbolicLink() ?? false);
+    let viaLink = false;
+    try {
+      viaLink = links === 0 && walkedItself ? false : (lstatOrNull(lexical)?.isSymbolicLink() ?? false);
+    } catch (e) {
+      throw this.resolveError(input, lexical, e);
+    }
     lexical = normalizeLexical(lexical, '/');
     return {
       input,

@@ -5,7 +5,7 @@
 // loop is never held for long.
 
 import { closeSync, constants, fstatSync, openSync, readSync, readlinkSync } from 'node:fs';
-import { HashlineError } from '../core/errors.js';
+import { errnoText, HashlineError } from '../core/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
 import type { Scope } from '../core/path-policy.js';
 import { isOpenedPath } from './open-verified.js';
@@ -48,7 +48,7 @@ export function readVerifiedSync(guard: PathGuard, real: string, display: string
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') return null;
-    throw new HashlineError('io_error', `cannot open \`${display}\`: ${(e as Error).message}`, { cause: e });
+    throw new HashlineError('io_error', `cannot open \`${display}\`: ${errnoText(e)}`, { cause: e });
   }
   try {
     const st = fstatSync(fd);

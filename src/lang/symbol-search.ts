@@ -8,7 +8,7 @@
 
 import type { Lang } from '@ast-grep/napi';
 import { napi } from './napi.js';
-import { HashlineError } from '../core/errors.js';
+import { HashlineError, toHashlineError } from '../core/errors.js';
 import { decodeEntry, entryFor, MAX_CACHED_FILE_BYTES, verifiedEntry, type CachedFile, type DecodedFile } from '../io/file-cache.js';
 import type { PathGuard } from '../io/path-guard.js';
 import { listTree } from '../io/tree-index.js';
@@ -99,7 +99,7 @@ export async function searchSymbol(
       if (!entry || entry.bytes.indexOf(needle) < 0) continue;
       pending.push({ i, lang, entry });
     } catch (e) {
-      results[i] = { display: guard.display(real), message: (e as Error).message };
+      results[i] = { display: guard.display(real), message: toHashlineError(e).message };
     }
   }
   // parse the candidates a few at a time in walk order (ast-grep parses off the main thread), and
@@ -120,7 +120,7 @@ export async function searchSymbol(
           found++;
         }
       } catch (e) {
-        results[i] = { display, message: (e as Error).message };
+        results[i] = { display, message: toHashlineError(e).message };
       }
     }));
   }

@@ -28,7 +28,6 @@ export interface Engine {
 }
 
 export interface EngineOptions {
-  lockDir?: string;
   /** Where a persisted history is kept (default: the user's state directory). */
   stateDir?: string;
   /** The operator's configuration file; default: fixed settings from the engine configuration. */
@@ -50,9 +49,12 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   let guardGeneration = source.current.generation;
   const history = new SnapshotStore();
   if (config.persistHistory) persistHistory(history, historyFileFor(guard.realRoot, options.stateDir), guard.realRoot);
-  const locks = new LockManager(options.lockDir);
-  // A writer killed mid-write leaves its lock and a temporary file: clear both before serving.
-  await locks.recoverStale().catch(() => 0);
+  const locks = new LockManager({ root: guard.realRoot, display: (abs) => guard.display(abs) });
+  // A writer killed mid-write leaves its lock and a temporary file beside the file. The sweep
+  // clears them under the root in slices (io/lock-sweep.ts) while the engine serves:
+  // the first slice runs before this returns (a small tree is swept whole), and a dead lock not
+  // reached yet is taken over by the first writer that meets it.
+  void locks.recoverStale().catch(() => 0);
   const engine: Engine = {
     config,
     get guard() {

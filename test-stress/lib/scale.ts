@@ -16,14 +16,18 @@ export interface StressPlan {
   fuzzCaseLimitMs: number;
   loadConnections: number;
   loadSeconds: number;
+  /** Boundary writers doing read-hash-write loops on the same files, for this long. */
+  casWriters: number;
+  casFiles: number;
+  casSeconds: number;
 }
 
 export function stressPlan(defaultScale: Scale): StressPlan {
   const env = process.env.STRESS_SCALE;
   const scale: Scale = env === 'short' || env === 'small' ? 'short' : env === 'full' ? 'full' : defaultScale;
   return scale === 'full'
-    ? { scale, clients: 8, rounds: 25, sharedFiles: 2, killTrials: 200, fuzzCases: 1_000_000, fuzzCaseLimitMs: 1000, loadConnections: 256, loadSeconds: 60 }
-    : { scale, clients: 3, rounds: 4, sharedFiles: 1, killTrials: 7, fuzzCases: 2000, fuzzCaseLimitMs: 1000, loadConnections: 16, loadSeconds: 2 };
+    ? { scale, clients: 8, rounds: 25, sharedFiles: 2, killTrials: 200, fuzzCases: 1_000_000, fuzzCaseLimitMs: 1000, loadConnections: 256, loadSeconds: 60, casWriters: 8, casFiles: 4, casSeconds: 60 }
+    : { scale, clients: 3, rounds: 4, sharedFiles: 1, killTrials: 7, fuzzCases: 2000, fuzzCaseLimitMs: 1000, loadConnections: 16, loadSeconds: 2, casWriters: 3, casFiles: 2, casSeconds: 2 };
 }
 
 /** Prints one part's figures on stderr (the test reporter keeps stdout) as `stress <part>: k=v ...`. */

@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { casWriters } from '../parts/cas-writers.js';
 import { concurrentEdits } from '../parts/concurrent-edits.js';
 import { daemonLoad } from '../parts/daemon-load.js';
 import { fuzz } from '../parts/fuzz.js';
@@ -24,6 +25,19 @@ export function registerStressTests(plan: StressPlan): void {
     assert.equal(r.resurrected, 0, 'refused edits that still landed');
     assert.equal(r.uncoded, 0, `refusals without a code: ${r.uncodedSamples.join(' | ')}`);
     assert.ok(r.applied > 0, 'no edit applied at all');
+  });
+
+  test(`${plan.casWriters} boundary writers in read-hash-write loops on ${plan.casFiles} files for ${plan.casSeconds} s: 0 lost updates, 0 torn files ${tag}`, async (t) => {
+    const r = await casWriters(plan);
+    printFigures('cas-writers', r as unknown as Record<string, unknown>);
+    if (r.notBuilt) return t.skip(`not built: ${r.notBuilt}`);
+    t.diagnostic(`acknowledged ${r.acknowledged}, stale ${r.stale}, other errors ${r.otherErrors} ${r.samples.join(' | ')}`);
+    assert.equal(r.lost, 0, 'lost updates');
+    assert.equal(r.duplicated, 0, 'two writers acknowledged from the same base');
+    assert.equal(r.resurrected, 0, 'writes that landed without an acknowledgement');
+    assert.equal(r.torn, 0, `torn files: ${r.samples.join(' | ')}`);
+    assert.equal(r.otherErrors, 0, r.samples.join(' | '));
+    assert.ok(r.acknowledged > 0, 'no write acknowledged');
   });
 
   let kill: Awaited<ReturnType<typeof killTrials>> | undefined;

@@ -13,7 +13,8 @@ import { cliArgs, connect, listedTools, REPO, serveBuilt, textOf, type Session }
 import { startDaemon, type Daemon } from '../lib/daemon.js';
 import type { StressPlan } from '../lib/scale.js';
 import { scanTree, sha1 } from '../lib/tree-scan.js';
-import { defaultLockDir } from '../../src/io/file-lock.js';
+import { isLockName } from '../../src/core/lock-names.js';
+import { ownerState, parseOwner } from '../../src/io/lock-owner.js';
 import { versionText } from '../lib/versions.js';
 
 /** Allowed content hashes per relative path. */
@@ -48,8 +49,8 @@ export interface KillTrialsReport {
   /** hashline-spool-* folders that appeared in the temp dir during the trials (bodies of killed PUT /v1/fs/tar). */
   spoolDirsLeft: number;
   /**
-   * Lock files (and locks written but never linked) of the trials still in the lock directory after
-   * the restart with no live owner: a path locked for good until someone removes them by hand.
+   * Lock files (and locks written but never linked, and takeover guards) still beside the trials'
+   * files after the restart with no live owner: a path locked until the next writer takes it over.
    */
   deadLocksAfterRestart: number;
   deadLockSamples: string[];
@@ -57,25 +58,17 @@ export interface KillTrialsReport {
   cli: string;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Files of the lock directory changed since `since` whose content names no live process. */
-async function deadLocksSince(since: number): Promise<string[]> {
-  const dir = defaultLockDir();
+/** Lock-family files (locks, staging files, takeover guards) under `dir` whose owner is not running. */
+async function deadLocksUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
-  for (const n of await fsp.readdir(dir).catch(() => [] as string[])) {
-    if (!n.endsWith('.lock') && !n.endsWith('.new')) continue;
-    const st = await fsp.lstat(path.join(dir, n)).catch(() => null);
-    if (st === null || st.mtimeMs < since - 1000) continue;
-    const pid = Number.parseInt((await fsp.readFile(path.join(dir, n), 'utf8').catch(() => '')).split('\n')[0] ?? '', 10);
-    if (!(pid > 0) || !alive(pid)) out.push(`${n} (${pid > 0 ? `pid ${pid}, gone` : 'no owner'})`);
+  for (const e of await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await deadLocksUnder(p)));
+    else if (isLockName(e.name)) {
+      const rec = parseOwner(await fsp.readFile(p, 'utf8').catch(() => ''));
+      const state = rec === null ? 'no owner' : ownerState(rec);
+      if (state !== 'alive') out.push(`${path.basename(dir)}/${e.name} (${rec === null ? state : `pid ${rec.pid}: ${state}`})`);
+    }
   }
   return out;
 }
@@ -369,7 +362,6 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
       await m.prepare(dir, allowed.get(m.name)!);
     }
     const spoolsBefore = await spoolDirs();
-    const trialsStart = Date.now();
     const strays = new Set<string>();
     const tempsSeen = new Set<string>();
     const dirOf = (m: Mode) => path.join(base, m.name.replace(/[^a-z0-9_]+/gi, '-'));
@@ -424,7 +416,7 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
       await s.close();
     }
     report.straysAfterRestart = strays.size;
-    const dead = await deadLocksSince(trialsStart);
+    const dead = await deadLocksUnder(base);
     report.deadLocksAfterRestart = dead.length;
     report.deadLockSamples = dead.slice(0, 5);
     report.spoolDirsLeft = [...(await spoolDirs())].filter((n) => !spoolsBefore.has(n)).length;

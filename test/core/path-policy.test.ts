@@ -68,3 +68,18 @@ test('property: assertPathForm either accepts or throws invalid_path, never anyt
     { numRuns: 5000 },
   );
 });
+
+test('lock files are refused below the root and beside an allowed file; a root whose own path holds such a name still works', () => {
+  const lockCfg: PathPolicyConfig = { root: '/p', allow: ['/etc/hosts', '/etc/.hosts.hashline.lock'], block: [] };
+  for (const abs of ['/p/.a.txt.hashline.lock', '/p/src/.a.ts.hashline.lock.1f.new', '/p/..x.hashline.lock/y', '/etc/.hosts.hashline.lock']) {
+    for (const scope of ['read', 'write'] as const) {
+      const v = decide(abs, lockCfg, scope);
+      assert.equal(v.kind, 'denied', abs);
+      assert.equal(v.kind === 'denied' && v.code, 'path_blocked', abs);
+    }
+  }
+  assert.equal(decide('/p/a.hashline.lock', lockCfg, 'write').kind, 'allowed', 'not a name of the family');
+  const oddRoot: PathPolicyConfig = { root: '/home/.x.hashline.lock/proj', allow: [], block: [] };
+  assert.equal(decide('/home/.x.hashline.lock/proj/a.txt', oddRoot, 'write').kind, 'allowed');
+  assert.equal(decide('/home/.x.hashline.lock/proj/.a.txt.hashline.lock', oddRoot, 'write').kind, 'denied');
+});

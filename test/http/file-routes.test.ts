@@ -148,6 +148,24 @@ describe('PUT /v1/fs/file', () => {
     });
   }
 
+  for (const raw of ['6777', '4755', '2755', '1777', '0o4644', '07000']) {
+    test(`mode ${raw} (setuid, setgid or sticky) → 400 before anything is written, an existing file untouched`, async () => {
+      for (const target of ['never.txt', 'keep.txt']) {
+        const before = await fsp.stat(path.join(d.sandbox.root, target)).catch(() => null);
+        const beforeText = before ? await fsp.readFile(path.join(d.sandbox.root, target), 'utf8') : null;
+        const r = await put({ path: target, mode: raw }, 'data');
+        assert.equal(r.status, 400);
+        assert.equal(r.body, `mode ${raw} sets setuid, setgid or sticky bits, which are refused`);
+        if (before === null) await assert.rejects(fsp.access(path.join(d.sandbox.root, target)));
+        else {
+          const after = await fsp.stat(path.join(d.sandbox.root, target));
+          assert.equal(after.mode, before.mode);
+          assert.equal(await fsp.readFile(path.join(d.sandbox.root, target), 'utf8'), beforeText);
+        }
+      }
+    });
+  }
+
   test('missing path → 400', async () => {
     const r = await put({ mode: '644' }, 'x');
     assert.deepEqual(r, { status: 400, body: PATH_REQUIRED });
@@ -187,6 +205,8 @@ describe('PUT /v1/fs/file', () => {
   });
 });
 
+const busy = async (d: Daemon) => ((await (await d.call('/v1/health', { auth: false })).json()) as { busy: number }).busy;
+
 describe('an upload cut short', () => {
   test('the client goes away mid-body: no file, no temporary file, the old content kept', async () => {
     const d = await startDaemon({ files: { 'kept.txt': 'old\n' } });
@@ -204,7 +224,9 @@ describe('an upload cut short', () => {
           },
         });
         await assert.rejects(d.call(`/v1/fs/file?${q({ path: target })}`, { method: 'PUT', body, signal: ac.signal }));
-        for (let i = 0; i < 50 && (await tempFiles(d.sandbox.root)).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+        // the client gives up before the server may even have started on the request: wait
+        // until the server has no request in flight but the health check asking
+        for (let i = 0; i < 500 && (await busy(d)) > 0; i++) await new Promise((r) => setTimeout(r, 10));
         assert.deepEqual(await tempFiles(d.sandbox.root), []);
       }
       assert.equal(await fsp.readFile(path.join(d.sandbox.root, 'kept.txt'), 'utf8'), 'old\n');

@@ -4,12 +4,14 @@
 import path from 'node:path';
 import { mergeConfig } from '../../src/core/config.js';
 import { createHttpServer, type HttpServerOptions } from '../../src/http/server.js';
-import { createEngine } from '../../src/tools/engine.js';
+import { createEngine, type Engine } from '../../src/tools/engine.js';
 import { ALL_TOOLS } from '../../src/tools/registry.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 
 export interface Daemon {
   sandbox: Sandbox;
+  /** The engine behind the daemon (its locks, guard and history). */
+  engine: Engine;
   url: string;
   /** Requests the server has received. */
   requests(): number;
@@ -23,13 +25,16 @@ export interface DaemonOptions extends Partial<Omit<HttpServerOptions, 'tools'>>
   block?: string[];
   /** Paths (relative to the root) the read policy refuses. */
   readBlock?: string[];
+  /** Absolute paths (outside the root) to allow-list. */
+  allow?: string[] | ((sandbox: Sandbox) => string[]);
 }
 
 export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> {
   const sandbox = await makeSandbox(options.files ?? {});
   const inRoot = (list: string[] | undefined) => (list ?? []).map((b) => path.join(sandbox.root, b));
-  const config = mergeConfig({ root: sandbox.root, allow: [], block: inRoot(options.block), readAllow: [], readBlock: inRoot(options.readBlock) });
-  const engine = await createEngine(config, { lockDir: path.join(sandbox.base, 'locks') });
+  const allow = typeof options.allow === 'function' ? options.allow(sandbox) : (options.allow ?? []);
+  const config = mergeConfig({ root: sandbox.root, allow, block: inRoot(options.block), readAllow: [], readBlock: inRoot(options.readBlock) });
+  const engine = await createEngine(config);
   const { app } = await createHttpServer(engine, {
     tools: ALL_TOOLS,
     host: '127.0.0.1',
@@ -44,6 +49,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   const token = options.token;
   return {
     sandbox,
+    engine,
     url,
     requests: () => count,
     call: (p, init = {}) => {

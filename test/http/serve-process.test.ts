@@ -86,3 +86,27 @@ test('serves, prints the configuration, and shuts down gracefully on SIGTERM', a
     await sb.cleanup();
   }
 });
+
+test('--body-idle-timeout-ms: a PUT whose body stalls gets 408 from the real process, nothing written', async () => {
+  const sb = await makeSandbox({ 'a.txt': 'old\n' });
+  const p = spawnServe(['--root', sb.root, '--port', '0', '--body-idle-timeout-ms', '300', '--request-timeout-ms', '60000', '--lock-timeout-ms', '500']);
+  try {
+    const [, url] = await waitFor(p.out, /serving on (http:\/\/127\.0\.0\.1:\d+)/);
+    const { hostname, port } = new URL(url!);
+    const net = await import('node:net');
+    const socket = net.connect(Number(port), hostname);
+    let reply = '';
+    socket.on('data', (c: Buffer) => (reply += c.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(`PUT /v1/fs/file?path=a.txt HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Length: 100\r\n\r\nhello`);
+    await closed;
+    assert.match(reply, /^HTTP\/1\.1 408 /);
+    assert.ok(reply.endsWith('request body stalled: no bytes arrived for 300 ms'), reply);
+    assert.equal(await fsp.readFile(path.join(sb.root, 'a.txt'), 'utf8'), 'old\n');
+    p.child.kill('SIGTERM');
+    assert.equal(await p.exit, 0);
+  } finally {
+    p.child.kill('SIGKILL');
+    await sb.cleanup();
+  }
+});

@@ -1,26 +1,27 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, promises as fsp } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { after, test } from 'node:test';
 import type { HashlineError } from '../../src/core/errors.js';
 import { LockManager } from '../../src/io/file-lock.js';
+import { readLock, snapshotId } from '../../src/io/lock-file.js';
+import { deadPid, lockOf, LOCK_MODULE, procStart, recordOf, tempDir } from '../helpers/locks.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-
-/** The name of the lock file `locks` makes in `dir` for `real` (taken once to see it). */
-async function lockFileOf(locks: LockManager, dir: string, real: string): Promise<string> {
-  let name = '';
-  await locks.withLocks([real], async () => {
-    name = (await fsp.readdir(dir)).find((n) => n.endsWith('.lock'))!;
-  });
-  return name;
+const dirs: string[] = [];
+after(async () => {
+  for (const d of dirs) await fsp.rm(d, { recursive: true, force: true });
+});
+function dir(prefix: string, base?: string): string {
+  const d = tempDir(prefix, base);
+  dirs.push(d);
+  return d;
 }
 
 test('in-process: holders of one path never overlap; different paths run concurrently', async () => {
-  const locks = new LockManager(mkdtempSync(path.join(os.tmpdir(), 'hl-locks-')));
+  const d = dir('hl-locks-');
+  const locks = new LockManager({ root: d });
   let inside = 0;
   let maxInside = 0;
   const work = async () => {
@@ -29,7 +30,7 @@ test('in-process: holders of one path never overlap; different paths run concurr
     await new Promise((r) => setTimeout(r, 5));
     inside--;
   };
-  await Promise.all(Array.from({ length: 10 }, () => locks.withLocks(['/x/a'], work)));
+  await Promise.all(Array.from({ length: 10 }, () => locks.withLocks([`${d}/a`], work)));
   assert.equal(maxInside, 1);
   let both = 0;
   const slow = (p: string) => locks.withLocks([p], async () => {
@@ -38,26 +39,38 @@ test('in-process: holders of one path never overlap; different paths run concurr
     assert.equal(both, 2);
     await new Promise((r) => setTimeout(r, 5));
   });
-  await Promise.all([slow('/x/b'), slow('/x/c')]);
+  await Promise.all([slow(`${d}/b`), slow(`${d}/c`)]);
+  assert.deepEqual(await fsp.readdir(d), [], 'every lock file is gone once released');
 });
 
 test('batches taking overlapping sets in different orders do not deadlock', async () => {
-  const locks = new LockManager(mkdtempSync(path.join(os.tmpdir(), 'hl-locks-')));
+  const d = dir('hl-locks-');
+  const locks = new LockManager({ root: d });
   const tick = () => new Promise((r) => setTimeout(r, 2));
-  await Promise.all(
-    Array.from({ length: 20 }, (_, i) => locks.withLocks(i % 2 ? ['/p/1', '/p/2', '/p/3'] : ['/p/3', '/p/2', '/p/1'], tick)),
-  );
+  const [p1, p2, p3] = [`${d}/1`, `${d}/2`, `${d}/3`];
+  await Promise.all(Array.from({ length: 20 }, (_, i) => locks.withLocks(i % 2 ? [p1, p2, p3, p1] : [p3, p2, p1], tick)));
+});
+
+test('the lock is a file beside the file, readable by every user, naming its owner', async () => {
+  const d = dir('hl-locks-');
+  const target = path.join(d, 'file.txt');
+  const locks = new LockManager({ root: d });
+  await locks.withLocks([target], async () => {
+    const st = await fsp.stat(lockOf(target));
+    assert.equal(st.mode & 0o777, 0o644);
+    assert.equal(await fsp.readFile(lockOf(target), 'utf8'), recordOf(process.pid, procStart(process.pid), 'file.txt'));
+  });
+  assert.equal(existsSync(lockOf(target)), false);
 });
 
 test('cross-process: two processes incrementing one counter file under the lock lose no update', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-x-'));
-  const counter = path.join(dir, 'counter');
+  const d = dir('hl-lock-x-');
+  const counter = path.join(d, 'counter');
   await fsp.writeFile(counter, '0');
-  const lockDir = path.join(dir, 'locks');
   const script = `
-    import { LockManager } from ${JSON.stringify(path.join(HERE, '../../src/io/file-lock.ts'))};
+    import { LockManager } from ${JSON.stringify(LOCK_MODULE)};
     import { promises as fsp } from 'node:fs';
-    const locks = new LockManager(${JSON.stringify(lockDir)});
+    const locks = new LockManager({ root: ${JSON.stringify(d)} });
     for (let i = 0; i < 40; i++) {
       await locks.withLocks([${JSON.stringify(counter)}], async () => {
         const n = Number(await fsp.readFile(${JSON.stringify(counter)}, 'utf8'));
@@ -76,60 +89,35 @@ test('cross-process: two processes incrementing one counter file under the lock 
 });
 
 test('a lock file left by a dead process is taken over', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-dead-'));
-  const locks = new LockManager(dir);
-  const child = spawn(process.execPath, ['-e', '0']);
-  const deadPid = await new Promise<number>((r) => child.on('exit', () => r(child.pid!)));
-  // Take the lock once to learn the file name, then plant a stale one owned by the dead pid.
-  const lockFile = await lockFileOf(locks, dir, '/stale/target');
-  await fsp.writeFile(path.join(dir, lockFile), `${deadPid}\n/stale/target\n`);
+  const d = dir('hl-lock-dead-');
+  const target = path.join(d, 'stale.txt');
+  await fsp.writeFile(lockOf(target), recordOf(await deadPid(), '1', 'stale.txt'));
   let ran = false;
-  await locks.withLocks(['/stale/target'], async () => {
+  await new LockManager({ root: d }).withLocks([target], async () => {
     ran = true;
   }, { timeoutMs: 2000 });
   assert.equal(ran, true);
 });
 
-test('a lock held by a live process times out with a retryable lock_timeout', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-live-'));
-  const locks = new LockManager(dir);
-  const lockFile = await lockFileOf(locks, dir, '/live/target');
-  await fsp.writeFile(path.join(dir, lockFile), `${process.ppid}\n/live/target\n`);
-  await assert.rejects(locks.withLocks(['/live/target'], async () => undefined, { timeoutMs: 100 }), (e: { code?: string; retryable?: boolean }) => e.code === 'lock_timeout' && e.retryable === true);
-});
-
-test('a writer killed while holding a lock: its lock and temporary file are cleared at the next start', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-kill-'));
-  const lockDir = path.join(dir, 'locks');
-  const target = path.join(dir, 'file.txt');
-  await fsp.writeFile(target, 'old');
-  const script = `
-    import { LockManager } from ${JSON.stringify(path.join(HERE, '../../src/io/file-lock.ts'))};
-    import { writeFileSync } from 'node:fs';
-    const locks = new LockManager(${JSON.stringify(lockDir)});
-    await locks.withLocks([${JSON.stringify(target)}], async () => {
-      writeFileSync(${JSON.stringify(path.join(dir, '.file.txt.hashline-tmp-deadbeef0000'))}, 'half');
-      process.kill(process.pid, 'SIGKILL');
-    });`;
-  await new Promise<void>((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
-    p.on('exit', () => resolve());
+test('a lock held by a live process times out with a retryable lock_timeout naming the path as displayed', async () => {
+  const d = dir('hl-lock-live-');
+  const target = path.join(d, 'live.txt');
+  await fsp.writeFile(lockOf(target), recordOf(process.ppid, procStart(process.ppid), 'live.txt'));
+  const locks = new LockManager({ root: d, display: (abs) => path.relative(d, abs) });
+  await assert.rejects(locks.withLocks([target], async () => undefined, { timeoutMs: 100 }), (e: HashlineError) => {
+    assert.equal(e.code, 'lock_timeout');
+    assert.equal(e.retryable, true);
+    assert.equal(e.message, 'another process holds the lock on `live.txt`; try again');
+    return true;
   });
-  assert.ok((await fsp.readdir(dir)).includes('.file.txt.hashline-tmp-deadbeef0000'), 'the kill left a temp file');
-  assert.equal((await fsp.readdir(lockDir)).length, 1, 'and its lock');
-  await fsp.writeFile(path.join(dir, '.other.txt.hashline-tmp-1'), 'not ours to judge');
-  const removed = await new LockManager(lockDir).recoverStale();
-  assert.equal(removed, 1);
-  assert.deepEqual((await fsp.readdir(dir)).sort(), ['.other.txt.hashline-tmp-1', 'file.txt', 'locks']);
-  assert.deepEqual(await fsp.readdir(lockDir), []);
-  assert.equal(await fsp.readFile(target, 'utf8'), 'old');
+  assert.ok(existsSync(lockOf(target)), 'the live lock stays');
 });
 
 /**
- * Locking `real` times out while what the test planted in `dir` stands; after `change()` it is
- * taken, and nothing of it or of any takeover is left in `dir`.
+ * Locking `real` times out while what the test planted stands; after `change()` it is taken, and
+ * nothing of the lock or of any takeover is left in `d`.
  */
-async function refusedUntil(locks: LockManager, dir: string, real: string, change: () => Promise<void>): Promise<void> {
+async function refusedUntil(locks: LockManager, d: string, real: string, change: () => Promise<void>, keep: string[] = []): Promise<void> {
   await assert.rejects(locks.withLocks([real], async () => undefined, { timeoutMs: 300 }), (e: HashlineError) => e.code === 'lock_timeout');
   await change();
   let held = false;
@@ -137,48 +125,42 @@ async function refusedUntil(locks: LockManager, dir: string, real: string, chang
     held = true;
   }, { timeoutMs: 5000 });
   assert.ok(held);
-  assert.deepEqual(await fsp.readdir(dir), []);
-}
-
-/** The pid of a process that has exited. */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '0']);
-  return new Promise<number>((r) => child.on('exit', () => r(child.pid!)));
+  assert.deepEqual((await fsp.readdir(d)).sort(), keep.sort());
 }
 
 /**
- * Six lock managers over one directory (separate managers have separate in-process queues: only
- * the lock file keeps them apart, as for separate processes) contend for one path in each of 40
- * rounds, after `setup(dir, lockFile, round)` has planted what a dead process left; returns how
- * often two of them held it at once. `stagger`: start contenders up to 3 ms apart, so that they
- * are in different steps of a takeover at once.
+ * Six lock managers over one file (separate managers have separate in-process queues: only the
+ * lock file keeps them apart, as for separate processes) contend for it in each of 40 rounds, after
+ * `setup(lockFile)` has planted what a dead process left; returns how often two of them held it at
+ * once. `stagger`: start contenders up to 3 ms apart, so that they are in different steps of a
+ * takeover at once.
  */
-async function contendAfter(setup: (dir: string, lockFile: string) => Promise<void>, stagger: boolean): Promise<{ dir: string; overlaps: number }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-takeover-'));
-  const managers = Array.from({ length: 6 }, () => new LockManager(dir));
-  const lockFile = await lockFileOf(managers[0]!, dir, '/contended');
+async function contendAfter(setup: (lockFile: string) => Promise<void>, stagger: boolean): Promise<{ d: string; overlaps: number }> {
+  const d = dir('hl-lock-takeover-');
+  const target = path.join(d, 'contended');
+  const managers = Array.from({ length: 6 }, () => new LockManager({ root: d }));
   let inside = 0;
   let overlaps = 0;
   for (let round = 0; round < 40; round++) {
-    await setup(dir, lockFile);
+    await setup(lockOf(target));
     await Promise.all(
       managers.map(async (m, i) => {
         if (stagger) await new Promise((r) => setTimeout(r, (i * 7 + round) % 4));
-        await m.withLocks(['/contended'], async () => {
+        await m.withLocks([target], async () => {
           if (++inside > 1) overlaps++;
           await new Promise((r) => setImmediate(r));
-          await fsp.stat(dir); // a thread-pool round trip while holding
+          await fsp.stat(d); // a thread-pool round trip while holding
           inside--;
         }, { timeoutMs: 5000 });
       }),
     );
   }
-  return { dir, overlaps };
+  return { d, overlaps };
 }
 
 test('contenders taking over one dead owner\'s lock at once never hold it together', async () => {
   const owner = await deadPid();
-  const { overlaps } = await contendAfter((dir, lockFile) => fsp.writeFile(path.join(dir, lockFile), `${owner}\n/contended\n`), false);
+  const { overlaps } = await contendAfter((lockFile) => fsp.writeFile(lockFile, recordOf(owner, '1', 'contended')), false);
   assert.equal(overlaps, 0);
 });
 
@@ -186,104 +168,121 @@ test('contenders finding a takeover guard left by a dead process never hold the 
   const owner = await deadPid();
   const guardHolder = await deadPid();
   // a lock of a dead owner, and the guard of a process that died while taking it over
-  const { dir, overlaps } = await contendAfter(async (d, lockFile) => {
-    await fsp.writeFile(path.join(d, lockFile), `${owner}\n/contended\n`);
-    await fsp.writeFile(path.join(d, `${lockFile}.takeover.${owner}`), `${guardHolder}\n`);
+  const { d, overlaps } = await contendAfter(async (lockFile) => {
+    await fsp.writeFile(lockFile, recordOf(owner, '1', 'contended'));
+    await fsp.writeFile(`${lockFile}.takeover.${snapshotId(readLock(lockFile)!)}`, recordOf(guardHolder, '1', ''));
   }, true);
   assert.equal(overlaps, 0);
   // nothing of the takeovers is left behind
-  assert.deepEqual((await fsp.readdir(dir)).filter((n) => n.includes('takeover')), []);
+  assert.deepEqual((await fsp.readdir(d)).filter((n) => n.includes('takeover')), []);
 });
 
 test('a takeover under way is never overtaken, even when the one before it died; the finished takeover leaves no guard', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-chain-'));
-  const locks = new LockManager(dir);
-  const lockFile = await lockFileOf(locks, dir, '/chained');
-  const owner = await deadPid();
-  const firstHolder = await deadPid();
-  const lock = path.join(dir, lockFile);
-  const first = `${lock}.takeover.${owner}`;
-  const second = `${first}.${firstHolder}`;
-  await fsp.writeFile(lock, `${owner}\n/chained\n`);
+  const d = dir('hl-lock-chain-');
+  const target = path.join(d, 'chained');
+  const locks = new LockManager({ root: d });
+  const lock = lockOf(target);
+  const stale = recordOf(await deadPid(), '1', 'chained');
+  await fsp.writeFile(lock, stale);
+  const first = `${lock}.takeover.${snapshotId(readLock(lock)!)}`;
+  await fsp.writeFile(first, recordOf(await deadPid(), '1', ''));
+  const second = `${first}.${snapshotId(readLock(first)!)}`;
   // one contender died inside its takeover; another (this process, alive) is inside the next one
-  await fsp.writeFile(first, `${firstHolder}\n`);
-  await fsp.writeFile(second, `${process.pid}\n`);
-  await refusedUntil(locks, dir, '/chained', async () => {
-    assert.equal(await fsp.readFile(lock, 'utf8'), `${owner}\n/chained\n`, 'the stale lock was left to the takeover under way');
-    assert.deepEqual((await fsp.readdir(dir)).sort(), [lockFile, path.basename(first), path.basename(second)].sort());
+  await fsp.writeFile(second, recordOf(process.pid, procStart(process.pid), ''));
+  await refusedUntil(locks, d, target, async () => {
+    assert.equal(await fsp.readFile(lock, 'utf8'), stale, 'the stale lock was left to the takeover under way');
+    assert.deepEqual((await fsp.readdir(d)).sort(), [lock, first, second].map((p) => path.basename(p)).sort());
     // that contender dies too: the next takes the guard after it and finishes
-    await fsp.writeFile(second, `${await deadPid()}\n`);
+    await fsp.writeFile(second, recordOf(await deadPid(), '1', ''));
   });
 });
 
-test('at start, guards of takeovers that are over are removed; a guard whose lock is still stale is left to the takeover', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-guards-'));
-  const dead = await deadPid();
-  const other = await deadPid();
-  // a finished takeover's leftover (its lock is gone), and one of a live holder (left alone)
-  await fsp.writeFile(path.join(dir, `gone.lock.takeover.${other}`), `${dead}\n`);
-  await fsp.writeFile(path.join(dir, `busy.lock.takeover.${other}`), `${process.pid}\n`);
-  // a stale lock with a dead guard: the takeover at start walks past it and clears both
-  await fsp.writeFile(path.join(dir, 'stale.lock'), `${other}\n/stale\n`);
-  await fsp.writeFile(path.join(dir, `stale.lock.takeover.${other}`), `${dead}\n`);
-  await new LockManager(dir).recoverStale();
-  assert.deepEqual(await fsp.readdir(dir), [`busy.lock.takeover.${other}`]);
-});
-
-test('a lock file that names no owner is waited on while fresh and taken over once stale (an older writer killed mid-create)', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-empty-'));
-  const locks = new LockManager(dir);
-  const lockFile = await lockFileOf(locks, dir, '/empty');
-  const lock = path.join(dir, lockFile);
-  await fsp.writeFile(lock, '');
-  await refusedUntil(locks, dir, '/empty', async () => {
-    const old = new Date(Date.now() - 60_000);
-    await fsp.utimes(lock, old, old);
-  });
-});
-
-test('at start, stale empty locks and locks written but never linked by dead processes are removed', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-lock-new-'));
-  const dead = await deadPid();
-  const old = new Date(Date.now() - 60_000);
-  await fsp.writeFile(path.join(dir, 'a.lock'), '');
-  await fsp.utimes(path.join(dir, 'a.lock'), old, old);
-  await fsp.writeFile(path.join(dir, `b.lock.${dead}.0.new`), `${dead}\n/b\n`);
-  await fsp.writeFile(path.join(dir, `c.lock.${process.pid}.7.new`), `${process.pid}\n/c\n`);
-  await new LockManager(dir).recoverStale();
-  assert.deepEqual(await fsp.readdir(dir), [`c.lock.${process.pid}.7.new`]);
-});
-
-// on a disk (thread-pool calls) and on a memory file system (synchronous calls), where there is one
-for (const base of [os.tmpdir(), ...(existsSync('/dev/shm') ? ['/dev/shm'] : [])]) {
-test(`a lock file is never seen without its owner, whatever moment a reader looks (${base})`, async () => {
-  const dir = mkdtempSync(path.join(base, 'hl-lock-whole-'));
-  // another process takes and releases locks on many paths in a tight loop while this one reads;
-  // counted, not timed: it runs until this one has read enough lock files and leaves a stop file
-  const stop = path.join(dir, 'stop');
-  const script = `
-    import { existsSync } from 'node:fs';
-    import { LockManager } from ${JSON.stringify(path.join(HERE, '../../src/io/file-lock.ts'))};
-    const locks = new LockManager(${JSON.stringify(dir)});
-    for (let i = 0; !existsSync(${JSON.stringify(stop)}); i++) await locks.withLocks(['/p' + (i % 64)], async () => undefined);`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
-  const exited = new Promise<void>((r) => child.on('exit', () => r()));
-  let reads = 0;
-  let empty = 0;
-  let done = false;
-  void exited.then(() => (done = true));
-  for (let rounds = 0; !done && reads < 200 && rounds < 1_000_000; rounds++) {
-    for (const n of await fsp.readdir(dir).catch(() => [] as string[])) {
-      if (!n.endsWith('.lock')) continue;
-      const text = await fsp.readFile(path.join(dir, n), 'utf8').catch(() => null);
-      if (text === null) continue;
-      reads++;
-      if (!/^\d+\n/.test(text)) empty++;
-    }
+test('a lock whose owner cannot be checked (no owner named, another host) is waited on, then taken once unchanged for a lease', async () => {
+  const d = dir('hl-lock-lease-');
+  const locks = new LockManager({ root: d, leaseMs: 400 });
+  for (const [name, text] of [
+    ['empty', ''],
+    ['foreign', `4242\nstart=1\nboot=00000000-0000-0000-0000-000000000000\npidns=pid:[1]\ntarget=foreign\n`],
+  ] as const) {
+    const target = path.join(d, name);
+    await fsp.writeFile(lockOf(target), text);
+    // refused while fresh, then taken after the lease (nothing changed it meanwhile)
+    await refusedUntil(locks, d, target, async () => undefined);
   }
-  await fsp.writeFile(stop, '');
-  await exited;
-  assert.ok(reads >= 200, `only ${reads} reads`);
-  assert.equal(empty, 0, `${empty} of ${reads} lock files were read without their owner`);
 });
+
+test('a lock of this boot whose owner cannot be checked is alive while its heartbeat runs, dead once it stops', async () => {
+  const d = dir('hl-lock-beat-');
+  const target = path.join(d, 'beating');
+  const lock = lockOf(target);
+  // an owner on this boot in another pid namespace: only its heartbeat speaks for it
+  const me = recordOf(1, '1', 'beating').replace(/pidns=.*\n/, 'pidns=pid:[1]\n');
+  await fsp.writeFile(lock, me);
+  const locks = new LockManager({ root: d, leaseMs: 300 });
+  const beat = setInterval(() => void fsp.utimes(lock, new Date(), new Date()).catch(() => undefined), 50);
+  try {
+    await assert.rejects(locks.withLocks([target], async () => undefined, { timeoutMs: 1000 }), (e: HashlineError) => e.code === 'lock_timeout');
+  } finally {
+    clearInterval(beat);
+  }
+  await locks.withLocks([target], async () => undefined, { timeoutMs: 3000 });
+});
+
+test('a held lock\'s mtime is refreshed while it is held', async () => {
+  const d = dir('hl-lock-refresh-');
+  const target = path.join(d, 'held');
+  const locks = new LockManager({ root: d, heartbeatMs: 30 });
+  await locks.withLocks([target], async () => {
+    const old = new Date(Date.now() - 60_000);
+    await fsp.utimes(lockOf(target), old, old);
+    for (let i = 0; i < 100 && (await fsp.stat(lockOf(target))).mtimeMs < Date.now() - 30_000; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok((await fsp.stat(lockOf(target))).mtimeMs > Date.now() - 30_000, 'the heartbeat set the mtime to now');
+  });
+});
+
+test('release never removes a lock another process made after taking this one over', async () => {
+  const d = dir('hl-lock-release-');
+  const target = path.join(d, 'taken');
+  const locks = new LockManager({ root: d });
+  const foreign = recordOf(process.ppid, procStart(process.ppid), 'taken');
+  await locks.withLocks([target], async () => {
+    // (as if a contender had wrongly judged this lock dead and made its own)
+    await fsp.unlink(lockOf(target));
+    await fsp.writeFile(lockOf(target), foreign);
+  });
+  assert.equal(await fsp.readFile(lockOf(target), 'utf8'), foreign);
+});
+
+// on a disk and on a memory file system, where there is one
+for (const base of [os.tmpdir(), ...(existsSync('/dev/shm') ? ['/dev/shm'] : [])]) {
+  test(`a lock file is never seen without its owner, whatever moment a reader looks (${base})`, async () => {
+    const d = dir('hl-lock-whole-', base);
+    // another process takes and releases locks on many paths in a tight loop while this one reads;
+    // counted, not timed: it runs until this one has read enough lock files and leaves a stop file
+    const stop = path.join(d, 'stop');
+    const script = `
+      import { existsSync } from 'node:fs';
+      import { LockManager } from ${JSON.stringify(LOCK_MODULE)};
+      const locks = new LockManager({ root: ${JSON.stringify(d)} });
+      for (let i = 0; !existsSync(${JSON.stringify(stop)}); i++) await locks.withLocks([${JSON.stringify(d)} + '/p' + (i % 64)], async () => undefined);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
+    const exited = new Promise<void>((r) => child.on('exit', () => r()));
+    let reads = 0;
+    let empty = 0;
+    let done = false;
+    void exited.then(() => (done = true));
+    for (let rounds = 0; !done && reads < 200 && rounds < 1_000_000; rounds++) {
+      for (const n of await fsp.readdir(d).catch(() => [] as string[])) {
+        if (!n.endsWith('.hashline.lock')) continue;
+        const text = await fsp.readFile(path.join(d, n), 'utf8').catch(() => null);
+        if (text === null) continue;
+        reads++;
+        if (!/^\d+\nstart=\d+\n/.test(text)) empty++;
+      }
+    }
+    await fsp.writeFile(stop, '');
+    await exited;
+    assert.ok(reads >= 200, `only ${reads} reads before the writer stopped`);
+    assert.equal(empty, 0, `${empty} of ${reads} lock files were read without their owner`);
+  });
 }

@@ -8,8 +8,21 @@ export function outsideProject(path: string): string {
   return `permission denied: \`${path}\` is outside the project directory`;
 }
 
-export function symlinkEscape(path: string, target: string): string {
-  return `permission denied: \`${path}\` is a symbolic link (or lies under one) that leads outside the permitted scope, to \`${target}\``;
+/** The link's target is not named: it lies outside the permitted scope, and refusals never show such paths. */
+export function symlinkEscape(path: string): string {
+  return `permission denied: \`${path}\` is a symbolic link (or lies under one) that leads outside the permitted scope`;
+}
+
+/** The refusal reason for a path naming one of hashline's lock files (core/lock-names.ts). */
+export const LOCK_FILE_REASON = 'the path names a hashline lock file, which tools never read, write or list';
+
+export function tooManyLinks(path: string): string {
+  return `permission denied: \`${path}\` goes through too many levels of symbolic links`;
+}
+
+/** An operating-system error met while resolving a path (`errno`: code and description, no path). */
+export function cannotResolve(path: string, errno: string): string {
+  return `cannot resolve \`${path}\`: ${errno}`;
 }
 
 export function linkSwapped(path: string): string {

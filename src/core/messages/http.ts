@@ -18,8 +18,31 @@ export function invalidMode(raw: string): string {
   return `mode ${raw} is not a valid octal file mode`;
 }
 
-export function diskReserve(path: string, avail: number, reserve: number): string {
-  return `refusing to write ${path}: ${avail} bytes available on the target filesystem, below the ${reserve} byte reserve`;
+export function specialModeBits(raw: string): string {
+  return `mode ${raw} sets setuid, setgid or sticky bits, which are refused`;
+}
+
+/**
+ * The 507 refusal. With `incoming` bytes still to come (a declared body, the rest of an archive),
+ * free space may be above the reserve now and below it once they land: the text says so.
+ */
+export function diskReserve(path: string, avail: number, reserve: number, incoming = 0): string {
+  const head = `refusing to write ${path}: ${avail} bytes available on the target filesystem`;
+  if (incoming <= 0 || avail < reserve) return `${head}, below the ${reserve} byte reserve`;
+  return `${head}, and the ${incoming} bytes still to come would leave less than the ${reserve} byte reserve`;
+}
+
+/** The 507 for a write the file system refused as full (ENOSPC, EDQUOT) while free space was above the reserve (out of inodes, a quota). */
+export function diskFull(path: string, avail: number, reserve: number): string {
+  return `refusing to write ${path}: the target filesystem refused the write as full (out of space, inodes or quota) with ${avail} bytes available and a ${reserve} byte reserve`;
+}
+
+export function bodyStalled(ms: number): string {
+  return `request body stalled: no bytes arrived for ${ms} ms`;
+}
+
+export function bodyTooSlow(ms: number): string {
+  return `request body did not arrive within ${ms} ms`;
 }
 
 export const CANNOT_CREATE_PARENT = 'cannot create parent';
@@ -62,6 +85,10 @@ export function linkTargetOutside(member: string, target: string): string {
 
 export function linkTargetUnreadable(member: string, target: string): string {
   return `refused tar member ${member}: hard link target ${target} is blocked for reading, and the link would give its content a readable name`;
+}
+
+export function linkClimbsBack(member: string, target: string): string {
+  return `refused tar member ${member}: link target ${target} climbs out of a component it entered (.. after a name), which a link there could redirect outside the root; give the target with every .. first`;
 }
 
 export function deviceMember(member: string): string {
