@@ -1,6 +1,6 @@
 // All-or-nothing file_patch batches of 50 files: the 50th patch failing while it is computed
-// writes nothing; the 50th failing while it is written (its directory made immutable, over a real
-// `hashline mcp`) restores the 49 already written, and the reply lists them. A rollback that cannot
+// writes nothing; the 50th failing while it is written (the file made immutable, so its backup link
+// is refused, over a real `hashline mcp`) restores the 49 already written, and the reply lists them. A rollback that cannot
 // be completed (an undo sabotaged through the commit's test seam, over an in-memory MCP session)
 // names the file it could not prove restored, and the receipts of that batch are spent.
 
@@ -60,11 +60,11 @@ test('a 50-file batch whose 50th patch does not place writes nothing', async () 
   }
 });
 
-const immutable = (dir: string, on: boolean) => spawnSync('chattr', [on ? '+i' : '-i', dir], { encoding: 'utf8' }).status === 0;
+const immutable = (file: string, on: boolean) => spawnSync('chattr', [on ? '+i' : '-i', file], { encoding: 'utf8' }).status === 0;
 
 test('a 50-file batch whose 50th write fails restores all 49 written before it', async (t) => {
   const sb = await fifty();
-  const locked = path.join(sb.root, 'z');
+  const locked = path.join(sb.root, 'z/last.txt');
   if (!immutable(locked, true)) {
     await sb.cleanup();
     t.skip('chattr +i is not available here (needs root and a file system that supports it)');

@@ -160,7 +160,7 @@ describe('receipts over HTTP /mcp: sessions and expiry', () => {
   let close: () => Promise<void>;
   before(async () => {
     sb = await makeSandbox({ 'a.txt': 'alpha\nbeta\n', 'big.txt': `${'x'.repeat(99)}\n`.repeat(45_000) });
-    const engine = await createEngine(mergeConfig({ root: sb.root, allow: [], block: [], readAllow: [], readBlock: [] }), { lockDir: path.join(sb.base, 'locks'), clock: () => now });
+    const engine = await createEngine(mergeConfig({ root: sb.root, allow: [], block: [], readAllow: [], readBlock: [] }), { clock: () => now });
     const { app } = await createHttpServer(engine, { tools: ALL_TOOLS, host: '127.0.0.1', limits: { diskReserveBytes: 0 } });
     url = await app.listen({ host: '127.0.0.1', port: 0 });
     close = () => app.close();
