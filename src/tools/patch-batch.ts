@@ -25,6 +25,7 @@ import { inspectFile } from './file-facts.js';
 import { checkCandidate } from './patch-check.js';
 import { planEntry, type Chattr, type PatchEntry, type PatchPlan } from './patch-plan.js';
 import { buildResults, type FileOutcome, type PatchFileResult, type ReceiptPayload } from './patch-results.js';
+import { checkSql, type SqlOutcome } from './patch-sql.js';
 import { runAider, runAst, type Candidate, type SourceText } from './patch-strategy.js';
 import { recordChange } from './record-change.js';
 import { PROCESS_SESSION_ID, type CallContext } from './tool.js';
@@ -100,6 +101,7 @@ async function prepare(engine: Engine, item: Item, call: CallContext): Promise<F
   const source: SourceText = { raw: shape.raw, bom: shape.bom, eol: shape.eol };
   let cand: Candidate;
   let chattr: Chattr | undefined = item.entry.chattr;
+  let sql: SqlOutcome | undefined;
   if (item.plan.kind === 'receipt') {
     const r = item.reservation!.record;
     if (item.entry.expectedSha256 !== undefined && item.entry.expectedSha256.toLowerCase() !== r.sourceSha256) {
@@ -114,6 +116,7 @@ async function prepare(engine: Engine, item: Item, call: CallContext): Promise<F
       throw new HashlineError('patch_strategy_arguments', `the chattr of \`${display}\` differs from the one previewed; preview again`, { details: {} });
     }
     chattr ??= r.payload.chattr;
+    sql = r.payload.sql;
     const raw = textShape(r.candidate).raw;
     cand = { raw, bytes: r.candidate, changed: raw !== source.raw || r.candidate.length !== bytes.length, meta: r.payload.meta };
   } else {
@@ -131,6 +134,7 @@ async function prepare(engine: Engine, item: Item, call: CallContext): Promise<F
     if (plan.strategy === 'aider_block') cand = runAider(display, source, plan.blocks, effective.aiderMatchers);
     else cand = await runAst(display, languageById(facts.language!)!, source, plan.rules);
     if (cand.changed) checkCandidate(display, facts, source.raw, cand.raw, cand.sources);
+    sql = checkSql(display, item.entry.sql);
   }
   const preview = item.plan.kind === 'patch' && item.plan.preview;
   let final = cand.bytes;
@@ -143,7 +147,7 @@ async function prepare(engine: Engine, item: Item, call: CallContext): Promise<F
       formatter = spec.name;
     }
   }
-  return { display, rp, preview, bytes, sourceSha256, source, cand, final, chattr, formatter, receiptCommitted: item.plan.kind === 'receipt' };
+  return { display, rp, preview, bytes, sourceSha256, source, cand, final, chattr, sql, formatter, receiptCommitted: item.plan.kind === 'receipt' };
 }
 
 /** An operating-system failure (EPERM, ENOSPC ...) is `io_error`, whatever raised it. */
@@ -213,7 +217,7 @@ export async function runPatchBatch(engine: Engine, files: Readonly<Record<strin
       for (const it of items) {
         const o = it.outcome!;
         if (!o.preview) continue;
-        const payload: ReceiptPayload = { meta: o.cand.meta, ...(o.chattr === undefined ? {} : { chattr: o.chattr }) };
+        const payload: ReceiptPayload = { meta: o.cand.meta, ...(o.chattr === undefined ? {} : { chattr: o.chattr }), ...(o.sql === undefined ? {} : { sql: o.sql }) };
         const receipt = book.issue({ ...at, filePath: o.rp.real, sourceSha256: o.sourceSha256, candidateSha256: sha256(o.cand.bytes) }, o.cand.bytes, payload);
         o.receipt = receipt;
         issued.push(receipt.id);

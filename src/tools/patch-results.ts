@@ -11,12 +11,15 @@ import { rewriteDiff } from '../core/rewrite-diff.js';
 import { textShape } from '../core/text-doc.js';
 import type { ResolvedPath } from '../io/path-guard.js';
 import type { Chattr } from './patch-plan.js';
+import type { SqlOutcome } from './patch-sql.js';
 import type { Candidate, PatchMeta, SourceText } from './patch-strategy.js';
 
 /** What a receipt keeps beside its candidate. */
 export interface ReceiptPayload {
   readonly meta: PatchMeta;
   readonly chattr?: Chattr;
+  /** The SQL selection, policy and outcome the preview had. */
+  readonly sql?: SqlOutcome;
 }
 
 export interface FileOutcome {
@@ -31,6 +34,7 @@ export interface FileOutcome {
   /** What a commit writes: the candidate, formatted when a formatter took the file. */
   readonly final: Uint8Array;
   readonly chattr: Chattr | undefined;
+  readonly sql: SqlOutcome | undefined;
   readonly formatter: string | undefined;
   readonly receiptCommitted: boolean;
   receipt?: ReceiptRecord<ReceiptPayload>;
@@ -66,6 +70,16 @@ export const PatchFileResult = z.object({
   receiptExpiresAt: z.string().optional(),
   receiptCommitted: z.boolean().optional(),
   formatter: z.string().optional(),
+  sql: z
+    .object({
+      policy: z.string(),
+      dialect: z.string().optional(),
+      version: z.string().optional(),
+      variant: z.string().optional(),
+      status: z.string(),
+      diagnostics: z.array(z.object({ message: z.string(), line: z.number().optional(), column: z.number().optional() })),
+    })
+    .optional(),
 });
 export type PatchFileResult = z.infer<typeof PatchFileResult>;
 
@@ -93,6 +107,7 @@ export function buildResults(outcomes: readonly FileOutcome[]): PatchFileResult[
       ...(o.receipt ? { previewReceipt: o.receipt.id, receiptExpiresAt: new Date(o.receipt.expiresAt).toISOString() } : {}),
       ...(o.receiptCommitted ? { receiptCommitted: true } : {}),
       ...(o.formatter ? { formatter: o.formatter } : {}),
+      ...(o.sql ? { sql: { ...o.sql, diagnostics: o.sql.diagnostics.map((d) => ({ ...d })) } } : {}),
     };
     if (o.cand.changed || (wrote && o.final !== o.cand.bytes)) {
       const diff = diffOf(o);

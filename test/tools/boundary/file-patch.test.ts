@@ -196,3 +196,27 @@ test('configuration narrows strategies and matchers; require_hash = false still 
     await s2.cleanup();
   }
 });
+
+test('sql: no selection or skip means no validation; advisory never blocks; required cannot pass without a validator', async () => {
+  const s3 = await makeSandbox({ 'q.sql': 'select 1;\n' });
+  const m3 = await connectMcp(['--root', s3.root]);
+  const entry = async (sql: Record<string, unknown>, replace: string) => ({
+    files: { 'q.sql': { patchStrategy: 'aider_block', expectedSha256: sha256(await fsp.readFile(path.join(s3.root, 'q.sql'))), aiderBlocks: [{ search: replace === 'SELECT' ? 'select' : 'SELECT', replace }], sql } },
+  });
+  try {
+    const req = await fails(m3, 'file_patch', await entry({ policy: 'required', dialect: 'postgresql', version: '18' }, 'SELECT'));
+    assert.equal(req.code, 'sql_validation_unavailable');
+    assert.equal(req.retryable, true);
+    assert.equal(await fsp.readFile(path.join(s3.root, 'q.sql'), 'utf8'), 'select 1;\n');
+    const adv = await ok<{ files: Array<{ sql?: { policy: string; status: string } }> }>(m3, 'file_patch', await entry({ dialect: 'postgresql' }, 'SELECT'));
+    assert.deepEqual([adv.files[0]!.sql?.policy, adv.files[0]!.sql?.status], ['advisory', 'unavailable']);
+    const skip = await ok<{ files: Array<{ sql?: unknown }> }>(m3, 'file_patch', await entry({ policy: 'skip' }, 'select'));
+    assert.equal(skip.files[0]!.sql, undefined);
+    const p = await ok<{ files: Array<{ previewReceipt: string }> }>(m3, 'file_patch', { files: { 'q.sql': { ...(await entry({ policy: 'advisory' }, 'SELECT')).files['q.sql'], preview: true } } });
+    const withSql = await fails(m3, 'file_patch', { files: { 'q.sql': { previewReceipt: p.files[0]!.previewReceipt, sql: { policy: 'skip' } } } });
+    assert.equal(withSql.code, 'patch_strategy_arguments', 'the receipt binds the SQL selection: a new preview changes it');
+  } finally {
+    await m3.close();
+    await s3.cleanup();
+  }
+});
