@@ -1,7 +1,9 @@
 // Bundles the built CLI (dist/cli/main.js) into one ES module, dist/hashline.mjs, with esbuild
 // (installed with tsx). One file loads faster than the ~300 modules the SDK, zod and ajv bring in:
 // `node dist/hashline.mjs mcp` is what the cold-start benchmark compares as "bundled".
-// Native and grammar packages (@ast-grep/*) stay external and load lazily from node_modules.
+// Native and grammar packages (@ast-grep/*) and the SQL parser (libpg-query: WASM found beside its own
+// script) stay external and load lazily from node_modules. The SQL validation worker's body is a second,
+// small entry beside the CLI (hashline-sql-worker.mjs), so the worker thread loads nothing else.
 // --no-ajv swaps the SDK's ajv-backed JSON Schema validator for a stub (the server only uses it to
 // check elicitation answers, which hashline never asks for), to measure what ajv's load costs.
 // Usage: node scripts/bundle-cli.mjs [--out FILE] [--entry FILE] [--no-ajv]   (FILE must sit one level under a
@@ -28,6 +30,7 @@ const noAjv = {
 };
 const outfile = path.resolve(values.out ?? path.join(repo, 'dist/hashline.mjs'));
 
+const SQL_WORKER_FILE = 'hashline-sql-worker.mjs';
 const started = Date.now();
 // chunk names carry content hashes: clear the old ones so bin/ holds exactly one build
 if (values.split) rmSync(path.join(repo, 'bin'), { recursive: true, force: true });
@@ -45,9 +48,26 @@ await build({
   target: 'node20',
   minify: true,
   legalComments: 'none',
-  external: ['@ast-grep/*'],
+  external: ['@ast-grep/*', 'libpg-query'],
+  // jsonc-parser's `main` is a UMD build whose factory requires its own files at run time, which a
+  // bundle does not hold: bundle its ES module build instead
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  // io/sql-worker.ts starts its worker from this file, next to the chunk that holds it
+  define: { HASHLINE_SQL_WORKER: JSON.stringify(SQL_WORKER_FILE) },
   banner: { js: "import { createRequire as __hashlineRequire } from 'node:module'; const require = __hashlineRequire(import.meta.url);" },
   logLevel: 'warning',
   plugins: values['no-ajv'] ? [noAjv] : [],
+});
+await build({
+  entryPoints: [path.join(repo, 'dist/io/sql-worker-thread.js')],
+  outfile: path.join(values.split ? path.join(repo, 'bin') : path.dirname(outfile), SQL_WORKER_FILE),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
+  external: ['libpg-query'],
+  logLevel: 'warning',
 });
 process.stderr.write(`bundled ${values.split ? 'bin/hashline.mjs' : path.relative(repo, outfile)} in ${Date.now() - started} ms\n`);

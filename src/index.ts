@@ -79,3 +79,7 @@ export { placeBlock } from './core/aider/cascade.js';
 export { applyBlocks } from './core/aider/apply-blocks.js';
 export type { AiderBlock, AiderMethod, CascadeOutcome, Placement, LineSpan } from './core/aider/types.js';
 export { ReceiptBook, RECEIPT_TTL_MS } from './core/receipt-book.js';
+export { resolveSqlSelection, sqlOutcome, normalizeSqlTarget, SqlSelectionSchema, SQL_POLICIES } from './core/sql-selection.js';
+export type { SqlPolicy, SqlSelection, SqlDefaults, SqlPlan, SqlOutcome, SqlStatus, SqlDiagnostic, SqlResult, SqlTarget } from './core/sql-selection.js';
+export { SqlValidator, SQL_LIMITS } from './io/sql-worker.js';
+export type { SqlValidatorOptions, SqlValidatorLoad, SqlLimits, SqlClock } from './io/sql-worker.js';

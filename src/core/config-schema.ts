@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { assertPathForm } from './path-policy.js';
+import { SQL_POLICIES, type SqlDefaults } from './sql-selection.js';
 
 export const READ_MODES = ['ast', 'text'] as const;
 export type ReadMode = (typeof READ_MODES)[number];
@@ -93,6 +94,16 @@ export const ConfigSchema = z.strictObject({
       formatters: z.array(Formatter).max(64).optional(),
     })
     .optional(),
+  /** Defaults of file_patch's per-file `sql` selection (a dialect alone does not ask for validation). */
+  sql: z
+    .strictObject({
+      policy: z.enum(SQL_POLICIES).optional(),
+      dialect: z.string().min(1).max(64).optional(),
+      /** `"18"`, or a bare integer (`version = 18`). */
+      version: z.union([z.string().min(1).max(64), z.number().int().nonnegative()]).optional(),
+      variant: z.string().min(1).max(64).optional(),
+    })
+    .optional(),
 });
 export type ConfigDoc = z.infer<typeof ConfigSchema>;
 
@@ -147,6 +158,7 @@ export interface Settings {
   readonly persistHistory: boolean | undefined;
   /** The formatters in force, in order (empty unless [format] enabled = true). */
   readonly formatters: readonly FormatterSpec[];
+  readonly sql: Readonly<SqlDefaults>;
 }
 
 export function resolveSettings(doc: ConfigDoc): Settings {
@@ -180,6 +192,12 @@ export function resolveSettings(doc: ConfigDoc): Settings {
             )
         : [],
     ),
+    sql: freeze({
+      policy: doc.sql?.policy,
+      dialect: doc.sql?.dialect,
+      version: doc.sql?.version === undefined ? undefined : String(doc.sql.version),
+      variant: doc.sql?.variant,
+    }),
   });
 }
 

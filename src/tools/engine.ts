@@ -10,6 +10,7 @@ import { ConfigSource, DEFAULT_CONFIG_NAME, type ConfigState } from '../io/confi
 import { LockManager } from '../io/file-lock.js';
 import { historyFileFor, persistHistory } from '../io/history-file.js';
 import { PathGuard } from '../io/path-guard.js';
+import { SqlValidator } from '../io/sql-worker.js';
 import path from 'node:path';
 
 export interface Engine {
@@ -25,6 +26,8 @@ export interface Engine {
   configState(): ConfigState;
   /** Looks at the configuration file (one stat), reloads it when it changed, and returns what is in force. */
   refreshConfig(): Promise<ConfigState>;
+  /** SQL candidate validation: one validator, made on first use (its worker starts with the first request). */
+  readonly sql?: SqlValidator;
 }
 
 export interface EngineOptions {
@@ -55,8 +58,12 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   // the first slice runs before this returns (a small tree is swept whole), and a dead lock not
   // reached yet is taken over by the first writer that meets it.
   void locks.recoverStale().catch(() => 0);
+  let sql: SqlValidator | undefined;
   const engine: Engine = {
     config,
+    get sql() {
+      return (sql ??= new SqlValidator());
+    },
     get guard() {
       return guard;
     },

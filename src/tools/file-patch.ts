@@ -6,6 +6,7 @@
 
 import { z } from 'zod';
 import { PATCH_STRATEGIES } from '../core/config-schema.js';
+import { SqlSelectionSchema } from '../core/sql-selection.js';
 import { fileRecord } from './boundary-batch.js';
 import { Chattr, Sha256 } from './boundary-schemas.js';
 import { runPatchBatch, type PatchSeams } from './patch-batch.js';
@@ -23,12 +24,6 @@ const AiderBlock = z.strictObject({
   replace: z.string().describe('the new text, inserted literally'),
 });
 
-const SqlSelection = z.strictObject({
-  policy: z.enum(['skip', 'advisory', 'required']).optional(),
-  dialect: z.string().min(1).max(64).optional(),
-  version: z.string().min(1).max(32).optional(),
-  variant: z.string().min(1).max(64).optional(),
-});
 
 const Entry = z.strictObject({
   patchStrategy: z.enum(PATCH_STRATEGIES).optional().describe('"ast" (astRules) or "aider_block" (aiderBlocks); required unless previewReceipt is given'),
@@ -38,7 +33,7 @@ const Entry = z.strictObject({
   chattr: Chattr.optional(),
   preview: z.boolean().optional().describe('compute the change and return its diff and a previewReceipt; nothing is written'),
   previewReceipt: z.string().min(1).max(128).optional().describe('commit exactly what this preview showed (no strategy or operations then)'),
-  sql: SqlSelection.optional().describe('SQL validation of the candidate: policy skip | advisory | required, dialect, version, variant'),
+  sql: SqlSelectionSchema.optional().describe('SQL validation of the candidate: policy skip | advisory | required, dialect, version, variant'),
 });
 
 const Input = z.strictObject({

@@ -134,7 +134,7 @@ async function prepare(engine: Engine, item: Item, call: CallContext): Promise<F
     if (plan.strategy === 'aider_block') cand = runAider(display, source, plan.blocks, effective.aiderMatchers);
     else cand = await runAst(display, languageById(facts.language!)!, source, plan.rules);
     if (cand.changed) checkCandidate(display, facts, source.raw, cand.raw, cand.sources);
-    sql = checkSql(display, item.entry.sql);
+    sql = await checkSql(engine, display, item.entry.sql, cand.raw, call.signal);
   }
   const preview = item.plan.kind === 'patch' && item.plan.preview;
   let final = cand.bytes;

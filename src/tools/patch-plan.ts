@@ -7,6 +7,7 @@ import type { AiderBlock } from '../core/aider/types.js';
 import type { PatchStrategy } from '../core/config-schema.js';
 import { HashlineError } from '../core/errors.js';
 import * as msg from '../core/messages/patch.js';
+import type { SqlSelection } from '../core/sql-selection.js';
 import { hasLoneSurrogate } from '../core/text-codec.js';
 import type { AstRule } from './patch-strategy.js';
 
@@ -15,12 +16,7 @@ export interface Chattr {
   readonly chown?: { readonly uid: number; readonly gid: number } | undefined;
 }
 
-export interface SqlSelection {
-  readonly policy?: 'skip' | 'advisory' | 'required' | undefined;
-  readonly dialect?: string | undefined;
-  readonly version?: string | undefined;
-  readonly variant?: string | undefined;
-}
+export type { SqlSelection };
 
 export interface PatchEntry {
   readonly patchStrategy?: PatchStrategy | undefined;

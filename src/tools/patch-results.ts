@@ -70,14 +70,16 @@ export const PatchFileResult = z.object({
   receiptExpiresAt: z.string().optional(),
   receiptCommitted: z.boolean().optional(),
   formatter: z.string().optional(),
+  /** The SQL validation of the candidate (absent when none was asked for). */
   sql: z
     .object({
       policy: z.string(),
-      dialect: z.string().optional(),
-      version: z.string().optional(),
+      dialect: z.string(),
+      version: z.string(),
       variant: z.string().optional(),
       status: z.string(),
-      diagnostics: z.array(z.object({ message: z.string(), line: z.number().optional(), column: z.number().optional() })),
+      diagnostics: z.array(z.object({ message: z.string(), line: z.number(), column: z.number() })),
+      note: z.string().optional(),
     })
     .optional(),
 });

@@ -1,35 +1,30 @@
 // SQL validation of a file_patch candidate, per entry: `sql: {policy?, dialect?, version?,
-// variant?}`. No selection means no validation; `skip` turns it off; `advisory` (the default of a
-// selection) never blocks and reports what it found; `required` lets only a valid result through.
-// The validator (PostgreSQL 18 through libpg-query in one worker, io/sql-worker.ts) is built on its
-// own branch: until it is merged here, validation reports itself unavailable: an advisory result
-// says so and a required one is refused with `sql_validation_unavailable` before anything is written.
+// variant?}` over the `[sql]` defaults (core/sql-selection.ts decides). No selection and no required
+// default means no parser call; `skip` turns it off; advisory never blocks and reports what the
+// validator found; required lets only a valid result through (`sql_validation_failed` with line and
+// column, or `sql_validation_unavailable`). The candidate goes to the one SQL worker
+// (io/sql-worker.ts, engine.sql); a batch's checks run one after another, before anything is written.
 
-import { HashlineError } from '../core/errors.js';
-import type { SqlSelection } from './patch-plan.js';
+import { HashlineError, toHashlineError } from '../core/errors.js';
+import { resolveSqlSelection, sqlOutcome, type SqlOutcome, type SqlResult, type SqlSelection } from '../core/sql-selection.js';
+import type { Engine } from './engine.js';
 
-export interface SqlOutcome {
-  readonly policy: 'advisory' | 'required';
-  readonly dialect?: string;
-  readonly version?: string;
-  readonly variant?: string;
-  readonly status: 'valid' | 'invalid' | 'unavailable';
-  readonly diagnostics: ReadonlyArray<{ message: string; line?: number; column?: number }>;
-}
+export type { SqlOutcome };
 
-export function checkSql(display: string, selection: SqlSelection | undefined): SqlOutcome | undefined {
-  if (selection === undefined || selection.policy === 'skip') return undefined;
-  const policy = selection.policy ?? 'advisory';
-  const sel = {
-    ...(selection.dialect === undefined ? {} : { dialect: selection.dialect }),
-    ...(selection.version === undefined ? {} : { version: selection.version }),
-    ...(selection.variant === undefined ? {} : { variant: selection.variant }),
-  };
-  if (policy === 'required') {
-    throw new HashlineError('sql_validation_unavailable', `required SQL validation of \`${display}\` cannot run: this build has no SQL validator; use policy "advisory" or "skip"`, {
-      details: { filePath: display, policy, ...sel },
-      retryable: true,
-    });
+export async function checkSql(engine: Engine, display: string, selection: SqlSelection | undefined, text: string, signal: AbortSignal): Promise<SqlOutcome | undefined> {
+  const plan = resolveSqlSelection(selection, engine.configState().settings.sql);
+  if (plan.policy === 'skip') return undefined;
+  let got: SqlResult | HashlineError | undefined;
+  if (plan.run) {
+    const validator = engine.sql;
+    if (validator === undefined) got = new HashlineError('sql_validation_unavailable', 'this engine has no SQL validator', { retryable: false });
+    else {
+      try {
+        got = await validator.validate(text, { dialect: plan.dialect, version: plan.version, variant: plan.variant }, { signal });
+      } catch (e) {
+        got = toHashlineError(e);
+      }
+    }
   }
-  return { policy, ...sel, status: 'unavailable', diagnostics: [{ message: 'SQL validation is not available in this build' }] };
+  return sqlOutcome(plan, got, display);
 }

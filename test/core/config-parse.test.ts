@@ -75,3 +75,32 @@ test('identity follows meaning, not bytes', () => {
   assert.notEqual(a, c);
   assert.equal(c, settingsIdentity(resolveSettings({})), 'spelling out a default is the default');
 });
+
+test('the [sql] section gives the defaults of per-file SQL validation', () => {
+  const s = resolveSettings(parseConfigText('hashline.toml', '[sql]\npolicy = "required"\ndialect = "postgresql"\nversion = "18"\nvariant = "core"\n'));
+  assert.deepEqual(s.sql, { policy: 'required', dialect: 'postgresql', version: '18', variant: 'core' });
+  assert.ok(Object.isFrozen(s.sql));
+  assert.equal(resolveSettings(parseConfigText('hashline.toml', '[sql]\nversion = 18\n')).sql.version, '18', 'a bare integer version is read as its text');
+  assert.deepEqual(resolveSettings(parseConfigText('hashline.toml', '')).sql, { policy: undefined, dialect: undefined, version: undefined, variant: undefined });
+  assert.deepEqual(resolveSettings(parseConfigText('hashline.toml', 'sql.dialect = "pg"\n')).sql.dialect, 'pg');
+  assert.notEqual(
+    settingsIdentity(resolveSettings(parseConfigText('a.toml', '[sql]\npolicy = "required"\n'))),
+    settingsIdentity(resolveSettings(parseConfigText('a.toml', '[sql]\npolicy = "advisory"\n'))),
+    'a change of SQL defaults is a change of configuration',
+  );
+});
+
+test('the [sql] section is strict', () => {
+  const cases: Array<[string, string, number, RegExp]> = [
+    ['unknown key', '[sql]\npolicy = "advisory"\nstrict = true\n', 3, /unknown key `sql.strict`/],
+    ['bad policy', '[sql]\npolicy = "always"\n', 2, /sql.policy/],
+    ['empty dialect', '[sql]\ndialect = ""\n', 2, /sql.dialect/],
+    ['wrong type', '[sql]\nvariant = 1\n', 2, /sql.variant/],
+    ['fractional version', '[sql]\nversion = 18.5\n', 2, /sql.version/],
+  ];
+  for (const [name, text, line, reason] of cases) {
+    const r = refusal('hashline.toml', text);
+    assert.equal(r.line, line, `${name}: ${r.message}`);
+    assert.match(r.reason, reason, name);
+  }
+});

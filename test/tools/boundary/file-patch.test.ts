@@ -197,24 +197,42 @@ test('configuration narrows strategies and matchers; require_hash = false still 
   }
 });
 
-test('sql: no selection or skip means no validation; advisory never blocks; required cannot pass without a validator', async () => {
-  const s3 = await makeSandbox({ 'q.sql': 'select 1;\n' });
+test('sql: a required check lets only valid PostgreSQL 18 through, with line and column; advisory never blocks; skip and no selection run nothing', async () => {
+  // .pgsql has no grammar here, so the SQL validator (not the candidate check) is what judges it
+  const s3 = await makeSandbox({ 'q.pgsql': 'select 1;\n' });
   const m3 = await connectMcp(['--root', s3.root]);
-  const entry = async (sql: Record<string, unknown>, replace: string) => ({
-    files: { 'q.sql': { patchStrategy: 'aider_block', expectedSha256: sha256(await fsp.readFile(path.join(s3.root, 'q.sql'))), aiderBlocks: [{ search: replace === 'SELECT' ? 'select' : 'SELECT', replace }], sql } },
+  const q = () => fsp.readFile(path.join(s3.root, 'q.pgsql'), 'utf8');
+  const entry = async (sql: Record<string, unknown> | undefined, search: string, replace: string, extra: Record<string, unknown> = {}) => ({
+    files: { 'q.pgsql': { patchStrategy: 'aider_block', expectedSha256: sha256(await q()), aiderBlocks: [{ search, replace }], ...(sql ? { sql } : {}), ...extra } },
   });
+  type R = { files: Array<{ sql?: { policy: string; status: string; diagnostics: Array<{ line: number; column: number }>; note?: string }; previewReceipt?: string }> };
   try {
-    const req = await fails(m3, 'file_patch', await entry({ policy: 'required', dialect: 'postgresql', version: '18' }, 'SELECT'));
-    assert.equal(req.code, 'sql_validation_unavailable');
-    assert.equal(req.retryable, true);
-    assert.equal(await fsp.readFile(path.join(s3.root, 'q.sql'), 'utf8'), 'select 1;\n');
-    const adv = await ok<{ files: Array<{ sql?: { policy: string; status: string } }> }>(m3, 'file_patch', await entry({ dialect: 'postgresql' }, 'SELECT'));
-    assert.deepEqual([adv.files[0]!.sql?.policy, adv.files[0]!.sql?.status], ['advisory', 'unavailable']);
-    const skip = await ok<{ files: Array<{ sql?: unknown }> }>(m3, 'file_patch', await entry({ policy: 'skip' }, 'select'));
+    const bad = await fails(m3, 'file_patch', await entry({ policy: 'required', dialect: 'postgresql', version: '18' }, 'select 1;', 'select 1;\nselec 2 frm;'));
+    assert.equal(bad.code, 'sql_validation_failed');
+    assert.equal(bad.details?.filePath, 'q.pgsql');
+    const diag = (bad.details?.diagnostics as Array<{ line: number; column: number }>)[0]!;
+    assert.equal(diag.line, 2);
+    assert.equal(await q(), 'select 1;\n');
+    const good = await ok<R>(m3, 'file_patch', await entry({ policy: 'required' }, 'select 1;', 'UPDATE t SET x = 1 RETURNING old.*, new.*;'));
+    assert.deepEqual([good.files[0]!.sql?.policy, good.files[0]!.sql?.status], ['required', 'valid']);
+    const adv = await ok<R>(m3, 'file_patch', await entry({}, 'UPDATE t', 'UPDAT t'));
+    assert.deepEqual([adv.files[0]!.sql?.policy, adv.files[0]!.sql?.status], ['advisory', 'invalid']);
+    assert.equal(adv.files[0]!.sql?.diagnostics[0]?.line, 1);
+    assert.equal(await q(), 'UPDAT t SET x = 1 RETURNING old.*, new.*;\n', 'advisory never blocks');
+    const skip = await ok<R>(m3, 'file_patch', await entry({ policy: 'skip' }, 'UPDAT t', 'UPDATE t'));
     assert.equal(skip.files[0]!.sql, undefined);
-    const p = await ok<{ files: Array<{ previewReceipt: string }> }>(m3, 'file_patch', { files: { 'q.sql': { ...(await entry({ policy: 'advisory' }, 'SELECT')).files['q.sql'], preview: true } } });
-    const withSql = await fails(m3, 'file_patch', { files: { 'q.sql': { previewReceipt: p.files[0]!.previewReceipt, sql: { policy: 'skip' } } } });
+    const none = await ok<R>(m3, 'file_patch', await entry(undefined, 'x = 1', 'x = 2'));
+    assert.equal(none.files[0]!.sql, undefined);
+    const mysql = await ok<R>(m3, 'file_patch', await entry({ dialect: 'mysql' }, 'x = 2', 'x = 3'));
+    assert.equal(mysql.files[0]!.sql?.status, 'unsupported');
+    const reqMysql = await fails(m3, 'file_patch', await entry({ policy: 'required', dialect: 'mysql' }, 'x = 3', 'x = 4'));
+    assert.equal(reqMysql.code, 'sql_validation_unavailable');
+    const p = await ok<R>(m3, 'file_patch', await entry({ policy: 'advisory' }, 'x = 3', 'x = 5', { preview: true }));
+    assert.equal(p.files[0]!.sql?.status, 'valid');
+    const withSql = await fails(m3, 'file_patch', { files: { 'q.pgsql': { previewReceipt: p.files[0]!.previewReceipt, sql: { policy: 'skip' } } } });
     assert.equal(withSql.code, 'patch_strategy_arguments', 'the receipt binds the SQL selection: a new preview changes it');
+    const committed = await ok<R>(m3, 'file_patch', { files: { 'q.pgsql': { previewReceipt: p.files[0]!.previewReceipt } } });
+    assert.equal(committed.files[0]!.sql?.status, 'valid', 'the receipt carries the previewed outcome');
   } finally {
     await m3.close();
     await s3.cleanup();
