@@ -207,6 +207,10 @@ test('sql: a required check lets only valid PostgreSQL 18 through, with line and
   });
   type R = { files: Array<{ sql?: { policy: string; status: string; diagnostics: Array<{ line: number; column: number }>; note?: string }; previewReceipt?: string }> };
   try {
+    // the worker starts on first use (loading the parser); under a loaded machine that start may
+    // take a while, so it is warmed with an advisory check that changes nothing
+    const warm = await ok<R>(m3, 'file_patch', await entry({}, 'select 1;', 'select 1;'));
+    assert.ok(['valid', 'unavailable'].includes(warm.files[0]!.sql?.status ?? ''));
     const bad = await fails(m3, 'file_patch', await entry({ policy: 'required', dialect: 'postgresql', version: '18' }, 'select 1;', 'select 1;\nselec 2 frm;'));
     assert.equal(bad.code, 'sql_validation_failed');
     assert.equal(bad.details?.filePath, 'q.pgsql');
