@@ -38,6 +38,7 @@ export const patch: Workload = {
     const root = path.join(ctx.opts.work, 'patch');
     mkdirSync(root, { recursive: true });
     writeFileSync(path.join(root, 'h.ts'), linesText(2000));
+    writeFileSync(path.join(root, 'h.txt'), linesText(2000));
     const bFile = path.join(root, 'r.ts');
     writeFileSync(bFile, linesText(2000));
     const a = await connectHashline(ctx.opts.repo, root);
@@ -66,7 +67,23 @@ export const patch: Workload = {
           }),
         3,
       );
-      return [finish({ ...row, status: 'measured', hashline: median(s.a), anchor: median(s.b), samples: { hashline: s.a, anchor: s.b } })];
+      // where the time goes: the same patch on the same text in a file without a grammar (no parse check)
+      let tSha = envelope<{ files: Array<{ sha256: string }> }>(await a.call('file_hash', { filePaths: ['h.txt'] })).files[0]!.sha256;
+      let tPrev = textLine(LINE);
+      const plain: number[] = [];
+      for (let i = 0; i < ctx.opts.reps * 5; i++) {
+        const next = textLine(LINE, `t${i} `);
+        plain.push(
+          await timeMs(async () => {
+            tSha = envelope<{ files: Array<{ sha256: string }> }>(
+              await a.call('file_patch', { files: { 'h.txt': { patchStrategy: 'aider_block', expectedSha256: tSha, aiderBlocks: [{ search: `${tPrev}\n`, replace: `${next}\n` }] } } }),
+            ).files[0]!.sha256;
+          }),
+        );
+        tPrev = next;
+      }
+      const note = `the same block on the same text as .txt (no grammar, so no parse check): ${median(plain).toFixed(2)} ms, ${(median(plain) / median(s.b)).toFixed(2)}x of the reference`;
+      return [finish({ ...row, status: 'measured', hashline: median(s.a), anchor: median(s.b), samples: { hashline: s.a, anchor: s.b }, note, extra: { plainTextMs: median(plain) } })];
     } catch (e) {
       return [failed(row, e)];
     } finally {
