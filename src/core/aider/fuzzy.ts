@@ -92,8 +92,13 @@ function screenByHistogram(index: LineIndex, body: string, sizesList: readonly n
         addLine(i + m - 1, 1);
       }
       const lw = index.end(i + m - 1) - index.start(i);
-      const longer = Math.max(lw, ls, 1);
-      out.push({ i, m, bound: Math.max(l1 / 2, Math.abs(lw - ls)) / longer });
+      const bound = Math.max(l1 / 2, Math.abs(lw - ls)) / Math.max(lw, ls, 1);
+      // a window bounded above the threshold can never be placed: only the least bounded is kept, as evidence
+      if (bound <= MAX_RATIO || out.length === 0 || bound < out[0]!.bound) {
+        if (bound > MAX_RATIO && out.length > 0 && out[0]!.bound > MAX_RATIO) out[0] = { i, m, bound };
+        else if (bound > MAX_RATIO) out.unshift({ i, m, bound });
+        else out.push({ i, m, bound });
+      }
     }
   }
   return out;

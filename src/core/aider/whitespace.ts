@@ -23,14 +23,17 @@ interface Normalized {
 function normalize(text: string, map: boolean): Normalized {
   const from = map ? new Int32Array(text.length + 1) : new Int32Array(0);
   const to = map ? new Int32Array(text.length + 1) : new Int32Array(0);
+  // runs of kept characters are copied as slices (a file of megabytes makes no per-character strings)
   const parts: string[] = [];
   let k = 0;
-  const emit = (s: string, a: number, b: number) => {
-    parts.push(s);
-    if (map) {
-      from[k] = a;
-      to[k] = b;
-    }
+  const keep = (a: number, b: number) => {
+    parts.push(text.slice(a, b));
+    if (map) for (let p = a; p < b; p++, k++) (from[k] = p), (to[k] = p + 1);
+    else k += b - a;
+  };
+  const collapse = (a: number, b: number) => {
+    parts.push(' ');
+    if (map) (from[k] = a), (to[k] = b);
     k++;
   };
   let ls = 0;
@@ -42,25 +45,21 @@ function normalize(text: string, map: boolean): Normalized {
     while (te > ls && isBlank(text.charCodeAt(te - 1))) te--;
     if (te > ls) {
       let p = ls;
-      while (p < te && isBlank(text.charCodeAt(p))) {
-        emit(text[p]!, p, p + 1);
-        p++;
-      }
+      while (p < te && isBlank(text.charCodeAt(p))) p++;
+      let run = ls; // indentation is kept as it is
       while (p < te) {
-        const c = text.charCodeAt(p);
-        if (isBlank(c)) {
+        if (isBlank(text.charCodeAt(p))) {
           let r = p;
           while (r < te && isBlank(text.charCodeAt(r))) r++;
-          emit(' ', p, r);
-          p = r;
-        } else {
-          emit(text[p]!, p, p + 1);
-          p++;
-        }
+          keep(run, p);
+          collapse(p, r);
+          run = p = r;
+        } else p++;
       }
+      keep(run, te);
     }
     if (!hasNl) break;
-    emit('\n', le, le + 1);
+    keep(le, le + 1);
     ls = le + 1;
   }
   return { text: parts.join(''), from, to };
