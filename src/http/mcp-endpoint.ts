@@ -2,7 +2,8 @@
 // `initialize` POST opens a session (its own SDK Server and transport, keyed by the
 // `mcp-session-id` the transport issues); later requests carry that header; DELETE ends it. Sessions
 // are kept in memory, at most `maxSessions` (the least recently used is closed beyond that), and all
-// are closed when the daemon shuts down. Host, Origin and bearer checks run before this (server.ts).
+// are closed when the daemon shuts down. A call whose HTTP request closes before its answer is
+// cancelled. Host, Origin and bearer checks run before this (server.ts).
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -17,6 +18,30 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
   lastUsed: number;
+}
+
+/** The ids of the JSON-RPC requests in a POST body (one message or a batch). */
+function requestIds(body: unknown): Array<string | number> {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((m) => {
+    const id = (m as { id?: unknown; method?: unknown } | null)?.id;
+    return typeof (m as { method?: unknown } | null)?.method === 'string' && (typeof id === 'string' || typeof id === 'number') ? [id] : [];
+  });
+}
+
+/**
+ * A client that closes the HTTP request of a call gives up on it: the call is cancelled as if the
+ * client had sent notifications/cancelled, so a running batch stops at its next file and rolls back.
+ */
+function cancelOnClose(transport: StreamableHTTPServerTransport, res: ServerResponse, body: unknown): void {
+  const ids = requestIds(body);
+  if (ids.length === 0) return;
+  res.once('close', () => {
+    if (res.writableFinished) return;
+    for (const requestId of ids) {
+      transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the HTTP request was closed' } });
+    }
+  });
 }
 
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
@@ -44,6 +69,7 @@ export class McpSessions {
       const s = this.sessions.get(sid);
       if (!s) return jsonRpcError(res, 404, -32001, 'Session not found');
       s.lastUsed = Date.now();
+      cancelOnClose(s.transport, res, body);
       return s.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {

@@ -79,14 +79,14 @@ function abortIfNeeded(signal: AbortSignal | undefined): void {
  * through its descriptor (`/proc/self/fd/N` on Linux): names under that prefix resolve in exactly
  * this directory even if a parent is swapped for a link afterwards (an openat() in all but name).
  */
-interface AnchoredDir {
+export interface AnchoredDir {
   fd: number;
   prefix: string;
 }
 
 const HAS_PROC_FD = process.platform === 'linux';
 
-function closeQuietly(fd: number | undefined): void {
+export function closeQuietly(fd: number | undefined): void {
   if (fd === undefined) return;
   try {
     closeSync(fd);
@@ -96,7 +96,7 @@ function closeQuietly(fd: number | undefined): void {
 }
 
 /** `target`: the name in `dir` the caller will create or replace (the policy may admit it alone: see admitsParentOf). */
-function openAnchoredDir(guard: PathGuard, dir: string, display: string, target: string): AnchoredDir {
+export function openAnchoredDir(guard: PathGuard, dir: string, display: string, target: string): AnchoredDir {
   let fd: number;
   try {
     fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
@@ -128,7 +128,7 @@ function fsyncFd(fd: number): Promise<void> {
 }
 
 /** Creates the missing parents of `rp.real` one by one, each inside its verified parent. */
-async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise<string[]> {
+export async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise<string[]> {
   const made: string[] = [];
   const missing: string[] = [];
   let existing = path.dirname(rp.real);
@@ -144,17 +144,23 @@ async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise<string
       missing.unshift(existing);
     }
   }
-  for (const d of missing) {
-    if (!guard.admitsReal(d, 'write')) {
-      throw new HashlineError('path_outside_root', `permission denied: cannot create \`${guard.display(d)}\``);
+  try {
+    for (const d of missing) {
+      if (!guard.admitsReal(d, 'write')) {
+        throw new HashlineError('path_outside_root', `permission denied: cannot create \`${guard.display(d)}\``);
+      }
+      const parent = openAnchoredDir(guard, path.dirname(d), rp.display, d);
+      try {
+        await fsp.mkdir(`${parent.prefix}/${path.basename(d)}`);
+      } finally {
+        closeQuietly(parent.fd);
+      }
+      made.push(d);
     }
-    const parent = openAnchoredDir(guard, path.dirname(d), rp.display, d);
-    try {
-      await fsp.mkdir(`${parent.prefix}/${path.basename(d)}`);
-    } finally {
-      closeQuietly(parent.fd);
-    }
-    made.push(d);
+  } catch (e) {
+    // what this call made is removed again (innermost first; one that is no longer empty stays)
+    for (const d of [...made].reverse()) await fsp.rmdir(d).catch(() => undefined);
+    throw e;
   }
   return made;
 }

@@ -1,23 +1,31 @@
-// All-or-nothing changes to 1-50 files: every path is locked (sorted order), every expected SHA-256
-// is checked against the file as it is now (compare-and-swap), the old state of each file is kept
-// as a hard link beside it, the changes are applied in order, and on any failure or cancellation
-// the applied ones are undone in reverse. The boundary tools build on this.
+// All-or-nothing changes to 1-50 files (the boundary family's mutation batches). In order:
+// 1. no endpoint may be named twice (a rename chain or swap is two calls, not one);
+// 2. every endpoint is locked (sorted, de-duplicated: engine.locks);
+// 3. preflight, before any side effect: each file's state is journaled (hash, mode, owner, dev+ino)
+//    and checked against the caller's expected SHA-256 (compare-and-swap); rename destinations
+//    must be free;
+// 4. the changes are applied in order (io/batch-steps.ts), each after its file is opened again and
+//    proven to be the journaled one (identity and hash); cancellation is looked at between files;
+// 5. on a failure or cancellation the applied changes are undone in reverse; an undo that fails
+//    makes the error `rollback_incomplete` with a code per affected path (from the code table);
+// 6. on success the backups are dropped; once the locks are released, the parents deleted files
+//    left empty are removed.
 
-import { createHash, randomBytes } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
-import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { MAX_BATCH_FILES } from '../core/config.js';
-import { HashlineError, toHashlineError } from '../core/errors.js';
-import { writeAtomic } from './atomic-write.js';
+import { HashlineError, toHashlineError, type ErrorCode } from '../core/errors.js';
+import { checkExpected, occupied, readState, reopenChecked, type FileState } from './batch-state.js';
+import { applyChange, type Attributes, type Undo } from './batch-steps.js';
+import { removeEmptyParents } from './empty-parents.js';
 import type { LockManager } from './file-lock.js';
-import { openVerified } from './open-verified.js';
+import type { VerifiedHandle } from './open-verified.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
 
 export type FileChange =
   | { kind: 'write'; rp: ResolvedPath; bytes: Uint8Array; expectedSha256?: string | undefined; mode?: number; owner?: { uid: number; gid: number }; createParents?: boolean }
-  | { kind: 'delete'; rp: ResolvedPath; expectedSha256?: string | undefined }
+  | { kind: 'delete'; rp: ResolvedPath; expectedSha256?: string | undefined; removeEmptyParents?: boolean }
   | { kind: 'rename'; from: ResolvedPath; to: ResolvedPath; expectedSha256?: string | undefined; createParents?: boolean }
-  | { kind: 'chmod'; rp: ResolvedPath; mode: number; expectedSha256?: string | undefined };
+  | { kind: 'chattr'; rp: ResolvedPath; mode?: number | undefined; owner?: { uid: number; gid: number } | undefined; expectedSha256?: string | undefined };
 
 export interface BatchOptions {
   /** Require an expected SHA-256 for every existing file touched (default true). */
@@ -26,8 +34,10 @@ export interface BatchOptions {
   progress?: (done: number, total: number) => void;
   /** Hand back the old bytes of files up to this size in each outcome (`before`), e.g. for the history. */
   keepBefore?: number;
+  /** Runs after the preflight of every file, under the locks, before the first change (a last veto). */
+  afterPreflight?: (() => Promise<void>) | undefined;
   /** Test seam: called before change i is applied. */
-  beforeApply?: (index: number) => Promise<void> | void;
+  beforeApply?: ((index: number) => Promise<void> | void) | undefined;
   /** The caller already holds the locks of every path (engine.locks.withLocks), e.g. to read and compute under them. */
   locksHeld?: boolean;
 }
@@ -41,150 +51,18 @@ export interface ChangeOutcome {
   created?: boolean;
   /** The bytes the file held before, when the caller asked (`keepBefore`) and it was no larger. */
   before?: Uint8Array;
+  /** rename: where the file went. */
+  destination?: string;
+  /** write, rename: parent directories the change created (outermost first). */
+  madeDirs?: string[];
+  /** chattr: the mode and owner before and after. */
+  attributes?: { before: Attributes; after: Attributes };
+  /** delete: parent directories left empty and removed after the batch. */
+  removedDirs?: string[];
 }
 
-interface Undo {
-  run(): Promise<void>;
-  /** Called after the whole batch succeeded. */
-  discard(): Promise<void>;
-  path: string;
-}
-
-const BACKUP_MARKER = '.hashline-bak-';
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-function primary(c: FileChange): ResolvedPath {
-  return c.kind === 'rename' ? c.from : c.rp;
-}
-
-async function currentState(guard: PathGuard, rp: ResolvedPath): Promise<{ exists: false } | { exists: true; sha256: string; mode: number; bytes: Uint8Array }> {
-  try {
-    const vh = await openVerified(guard, rp, 'write');
-    try {
-      const bytes = await vh.handle.readFile();
-      return { exists: true, sha256: sha256(bytes), mode: vh.mode & 0o7777, bytes };
-    } finally {
-      await vh.handle.close();
-    }
-  } catch (e) {
-    if (toHashlineError(e).code === 'not_found') return { exists: false };
-    throw e;
-  }
-}
-
-function backupName(real: string): string {
-  return path.join(path.dirname(real), `.${path.basename(real)}${BACKUP_MARKER}${randomBytes(6).toString('hex')}`);
-}
-
-/** Keeps the current file as a hard link beside it; undo puts it back by rename. */
-async function keepBackup(real: string): Promise<string> {
-  const backup = backupName(real);
-  await fsp.link(real, backup);
-  return backup;
-}
-
-async function checkHash(change: FileChange, state: Awaited<ReturnType<typeof currentState>>, requireHash: boolean): Promise<void> {
-  const rp = primary(change);
-  if (!state.exists) {
-    if (change.kind !== 'write') {
-      throw new HashlineError('not_found', `\`${rp.display}\` does not exist`, { details: { path: rp.display } });
-    }
-    if (change.expectedSha256 !== undefined) {
-      throw new HashlineError('stale_or_missing_hash', `\`${rp.display}\` does not exist, but an expectedSha256 was given`, { details: { path: rp.display, reason: 'unexpected' } });
-    }
-    return;
-  }
-  if (change.expectedSha256 === undefined) {
-    if (requireHash) {
-      throw new HashlineError('stale_or_missing_hash', `\`${rp.display}\` exists: pass its fresh expectedSha256 (from file_hash) to change it`, {
-        details: { path: rp.display, reason: 'missing' },
-      });
-    }
-    return;
-  }
-  if (change.expectedSha256.toLowerCase() !== state.sha256) {
-    throw new HashlineError('stale_or_missing_hash', `Stale file context: expected ${change.expectedSha256}, found ${state.sha256}`, {
-      details: { path: rp.display, reason: 'mismatch', expected: change.expectedSha256, actual: state.sha256 },
-    });
-  }
-}
-
-async function apply(guard: PathGuard, change: FileChange, state: Awaited<ReturnType<typeof currentState>>, signal?: AbortSignal): Promise<{ undo: Undo; outcome: ChangeOutcome }> {
-  const rp = primary(change);
-  const before = state.exists ? state.sha256 : undefined;
-  switch (change.kind) {
-    case 'write': {
-      const backup = state.exists ? await keepBackup(rp.real) : undefined;
-      let made: string[];
-      try {
-        made = (
-          await writeAtomic(guard, rp, change.bytes, {
-            signal,
-            createParents: change.createParents ?? false,
-            ...(change.mode === undefined ? {} : { mode: change.mode }),
-            ...(change.owner === undefined ? {} : { owner: change.owner }),
-          })
-        ).madeDirs;
-      } catch (e) {
-        if (backup) await fsp.unlink(backup).catch(() => undefined);
-        throw e;
-      }
-      return {
-        outcome: { path: rp.display, kind: 'write', ...(before ? { sha256Before: before } : {}), sha256After: sha256(change.bytes), created: !state.exists },
-        undo: {
-          path: rp.display,
-          run: async () => {
-            if (backup) return fsp.rename(backup, rp.real);
-            await fsp.unlink(rp.real);
-            // the directories this write made, innermost first; one that is not empty stays
-            for (const d of [...made].reverse()) await fsp.rmdir(d).catch(() => undefined);
-          },
-          discard: async () => (backup ? fsp.unlink(backup).catch(() => undefined) : undefined),
-        },
-      };
-    }
-    case 'delete': {
-      const backup = backupName(rp.real);
-      await fsp.rename(rp.real, backup);
-      return {
-        outcome: { path: rp.display, kind: 'delete', ...(before ? { sha256Before: before } : {}) },
-        undo: { path: rp.display, run: () => fsp.rename(backup, rp.real), discard: () => fsp.unlink(backup).catch(() => undefined) },
-      };
-    }
-    case 'rename': {
-      if (change.createParents) await fsp.mkdir(path.dirname(change.to.real), { recursive: true });
-      // link() refuses an existing destination: no-replace without a window.
-      await fsp.link(change.from.real, change.to.real).catch((e) => {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') throw new HashlineError('already_exists', `\`${change.to.display}\` already exists`, { details: { path: change.to.display } });
-        throw e;
-      });
-      await fsp.unlink(change.from.real);
-      return {
-        outcome: { path: rp.display, kind: 'rename', ...(before ? { sha256Before: before, sha256After: before } : {}) },
-        undo: {
-          path: rp.display,
-          run: async () => {
-            await fsp.link(change.to.real, change.from.real);
-            await fsp.unlink(change.to.real);
-          },
-          discard: async () => undefined,
-        },
-      };
-    }
-    case 'chmod': {
-      const old = state.exists ? state.mode : 0o644;
-      await fsp.chmod(rp.real, change.mode & 0o7777);
-      return {
-        outcome: { path: rp.display, kind: 'chmod', ...(before ? { sha256Before: before, sha256After: before } : {}) },
-        undo: { path: rp.display, run: () => fsp.chmod(rp.real, old), discard: async () => undefined },
-      };
-    }
-  }
-}
+const primary = (c: FileChange): ResolvedPath => (c.kind === 'rename' ? c.from : c.rp);
+const endpoints = (c: FileChange): ResolvedPath[] => (c.kind === 'rename' ? [c.from, c.to] : [c.rp]);
 
 /** The error with the failing file named in its details (`filePath`) and what the batch did about it. */
 function naming(e: unknown, filePath: string, extra: Record<string, unknown>): HashlineError {
@@ -195,6 +73,65 @@ function naming(e: unknown, filePath: string, extra: Record<string, unknown>): H
     ...(cause.suggestedNextCall === undefined ? {} : { suggestedNextCall: cause.suggestedNextCall }),
     cause,
   });
+}
+
+/** A bounded code for an undo that failed: a code of the table, never an operating-system text. */
+function undoCode(e: unknown): ErrorCode {
+  if (e instanceof HashlineError) return e.code;
+  const errno = (e as NodeJS.ErrnoException)?.code;
+  if (errno === 'EEXIST') return 'already_exists';
+  if (errno === 'ENOENT' || errno === 'ENOTDIR') return 'not_found';
+  if (errno === 'ELOOP') return 'link_swapped';
+  return 'io_error';
+}
+
+/** Refuses a batch that names one file twice, in any role. */
+function checkEndpoints(changes: readonly FileChange[]): void {
+  const seen = new Map<string, string>();
+  for (const c of changes) {
+    if (c.kind === 'rename' && c.from.real === c.to.real) {
+      throw new HashlineError('invalid_arguments', `\`${c.from.display}\` and \`${c.to.display}\` are the same file: nothing to rename`, { details: { filePath: c.from.display } });
+    }
+    for (const [i, rp] of endpoints(c).entries()) {
+      const role = c.kind === 'rename' ? (i === 0 ? `the source of a rename` : `the destination of the rename of \`${c.from.display}\``) : `a ${c.kind}`;
+      const earlier = seen.get(rp.real);
+      if (earlier !== undefined) {
+        throw new HashlineError('invalid_arguments', `\`${rp.display}\` is named twice in one batch (${earlier}, and ${role}); a batch names each file once: split chains and swaps into separate calls`, {
+          details: { filePath: rp.display },
+        });
+      }
+      seen.set(rp.real, role);
+    }
+  }
+}
+
+/** Preflight of one change: its journaled state, checked against the caller's hash. */
+async function preflight(guard: PathGuard, c: FileChange, requireHash: boolean, keep: number, signal?: AbortSignal): Promise<FileState> {
+  const rp = primary(c);
+  if ((c.kind === 'rename' || c.kind === 'delete') && rp.viaLink) {
+    throw new HashlineError('not_regular_file', `\`${rp.display}\` is a symbolic link: ${c.kind === 'rename' ? 'file_rename moves' : 'file_delete deletes'} regular files only`, { details: { path: rp.display } });
+  }
+  const state = await readState(guard, rp, keep, signal);
+  checkExpected(rp, state, c.expectedSha256, requireHash, c.kind === 'write');
+  if (c.kind === 'rename' && (await occupied(c.to))) {
+    throw new HashlineError('already_exists', `\`${c.to.display}\` already exists`, { details: { path: c.to.display } });
+  }
+  return state;
+}
+
+/** Undoes `undos` in reverse; returns the paths restored and those that could not be. */
+async function rollBack(undos: Undo[]): Promise<{ restored: string[]; failed: Array<{ path: string; code: ErrorCode }> }> {
+  const restored: string[] = [];
+  const failed: Array<{ path: string; code: ErrorCode }> = [];
+  for (const u of [...undos].reverse()) {
+    try {
+      await u.run();
+      restored.push(u.path);
+    } catch (e) {
+      failed.push({ path: u.path, code: undoCode(e) });
+    }
+  }
+  return { restored: restored.reverse(), failed: failed.reverse() };
 }
 
 /**
@@ -210,27 +147,22 @@ export async function commitBatch(
   if (changes.length < 1 || changes.length > MAX_BATCH_FILES) {
     throw new HashlineError('batch_limit', `a batch takes 1-${MAX_BATCH_FILES} files, got ${changes.length}`);
   }
-  const reals = changes.flatMap((c) => (c.kind === 'rename' ? [c.from.real, c.to.real] : [c.rp.real]));
-  if (new Set(reals).size !== reals.length) {
-    throw new HashlineError('invalid_arguments', 'a batch names the same file twice');
-  }
+  checkEndpoints(changes);
   const requireHash = options.requireHash ?? true;
+  const keep = options.keepBefore ?? -1;
+  const reals = changes.flatMap((c) => endpoints(c).map((rp) => rp.real));
   const locked = <T>(fn: () => Promise<T>) => (options.locksHeld ? fn() : locks.withLocks(reals, fn, { signal: options.signal }));
-  return locked(async () => {
-    // Preflight everything before the first change: hashes, destinations.
-    const states = [];
+  const outcomes = await locked(async () => {
+    const states: FileState[] = [];
     for (const c of changes) {
+      if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted: nothing was changed');
       try {
-        const state = await currentState(guard, primary(c));
-        await checkHash(c, state, requireHash);
-        if (c.kind === 'rename' && (await currentState(guard, c.to)).exists) {
-          throw new HashlineError('already_exists', `\`${c.to.display}\` already exists`, { details: { path: c.to.display } });
-        }
-        states.push(state);
+        states.push(await preflight(guard, c, requireHash, keep, options.signal));
       } catch (e) {
         throw naming(e, primary(c).display, {});
       }
     }
+    await options.afterPreflight?.();
     const undos: Undo[] = [];
     const outcomes: ChangeOutcome[] = [];
     let current = 0;
@@ -239,35 +171,47 @@ export async function commitBatch(
         current = i;
         if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted');
         await options.beforeApply?.(i);
+        if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted');
+        const c = changes[i]!;
         const state = states[i]!;
-        const { undo, outcome } = await apply(guard, changes[i]!, state, options.signal);
-        if (state.exists && options.keepBefore !== undefined && state.bytes.length <= options.keepBefore) outcome.before = state.bytes;
-        undos.push(undo);
-        outcomes.push(outcome);
+        let vh: VerifiedHandle | null = null;
+        if (state.exists) vh = await reopenChecked(guard, primary(c), state, options.signal);
+        else if (await occupied(primary(c))) throw new HashlineError('already_exists', `\`${primary(c).display}\` appeared while the batch was running; hash it and retry`, { details: { path: primary(c).display } });
+        try {
+          const { undo, outcome } = await applyChange(guard, c, state, vh, options.signal);
+          undos.push(undo);
+          if (state.exists) {
+            outcome.sha256Before = state.sha256;
+            if (c.kind !== 'write' && c.kind !== 'delete') outcome.sha256After = state.sha256;
+            if (state.bytes) outcome.before = state.bytes;
+          }
+          if (c.kind === 'write') outcome.sha256After = createHash('sha256').update(c.bytes).digest('hex');
+          outcomes.push(outcome);
+        } finally {
+          await vh?.handle.close().catch(() => undefined);
+        }
         options.progress?.(i + 1, changes.length);
       }
     } catch (e) {
       const cause = toHashlineError(e);
-      const failed: string[] = [];
-      const restored: string[] = [];
-      for (const u of undos.reverse()) {
-        try {
-          await u.run();
-          restored.push(u.path);
-        } catch {
-          failed.push(u.path);
-        }
-      }
+      const { restored, failed } = await rollBack(undos);
       const filePath = primary(changes[current]!).display;
       if (failed.length > 0) {
-        throw new HashlineError('rollback_incomplete', `${cause.message}; rolling back failed for: ${failed.join(', ')}. Inspect these files and hash them again before retrying`, {
-          details: { filePath, cause: cause.code, affected: failed, restored: restored.reverse() },
+        const affected = failed.map((f) => f.path);
+        throw new HashlineError('rollback_incomplete', `${cause.message}; rolling back failed for: ${affected.join(', ')}. Inspect these files and hash them again before retrying`, {
+          details: { filePath, cause: cause.code, affected, causes: failed, restored },
           cause,
         });
       }
-      throw naming(cause, filePath, { rolledBack: true, restored: restored.reverse() });
+      throw naming(cause, filePath, { rolledBack: true, restored });
     }
     for (const u of undos) await u.discard();
     return outcomes;
   });
+  // after the locks are let go: a lock file lives beside its file (io/lock-place.ts), so the
+  // directory of a deleted file is only empty once its lock is gone
+  for (const [i, c] of changes.entries()) {
+    if (c.kind === 'delete' && c.removeEmptyParents) outcomes[i]!.removedDirs = await removeEmptyParents(guard, c.rp);
+  }
+  return outcomes;
 }

@@ -91,7 +91,7 @@ function createInPlace(file: string, text: string): void {
  * and links named `.<name>.hashline-tmp-*` (a write is atomic, so the target itself is either old or new).
  */
 /** A temp file's writer (`<pid>.<start>.` at the head of its suffix) is gone; unknown writers count as gone once the file sits unwritten past the lease. */
-function tempOwnerGone(suffix: string, mtimeMs: number): boolean {
+export function tempOwnerGone(suffix: string, mtimeMs: number): boolean {
   const m = /^(\d+)\.(\d+|x)\./.exec(suffix);
   const me = selfIdentity();
   const state = m ? ownerState({ pid: Number(m[1]), start: m[2] === 'x' ? undefined : m[2], boot: me.boot, pidns: me.pidns }) : 'unknown';

@@ -3,13 +3,15 @@
 // link followed, `.git` and `node_modules` skipped, at most MAX_SWEEP_DIRS directories, in slices
 // of SWEEP_SLICE_DIRS with the event loop running in between) and clears
 // what dead processes left: locks whose owner is gone (taken over: their temporary files go too),
+// temporary files whose writer is gone (an upload spools before it takes its lock),
 // staging files never linked into place, and takeover guards of takeovers that are over. A lock
 // whose owner runs, or cannot be checked and still beats, is left alone. A dead lock the sweep does
 // not reach is taken over by the next writer of its file.
 
-import { readdirSync, unlinkSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, unlinkSync, type Dirent } from 'node:fs';
 import { isLockName, LOCK_SUFFIX } from '../core/lock-names.js';
-import { readLock, snapshotId, StaleLocks, TAKEOVER } from './lock-file.js';
+import { TEMP_MARKER } from './atomic-write.js';
+import { readLock, snapshotId, StaleLocks, TAKEOVER, tempOwnerGone } from './lock-file.js';
 import { ownerText } from './lock-owner.js';
 
 export const MAX_SWEEP_DIRS = 20_000;
@@ -57,6 +59,26 @@ function sweepDir(dir: string, names: string[], stale: StaleLocks): number {
   return removed;
 }
 
+/**
+ * Removes temporary files whose writer is gone (their names carry its pid and start time), also
+ * those written before any lock was taken (an upload spooled, then killed). A regular file only.
+ */
+function sweepTemps(dir: string, names: string[]): number {
+  let removed = 0;
+  for (const n of names) {
+    const at = dir === '/' ? `/${n}` : `${dir}/${n}`;
+    try {
+      const st = lstatSync(at);
+      if (!st.isFile() || !tempOwnerGone(n.slice(n.indexOf(TEMP_MARKER) + TEMP_MARKER.length), st.mtimeMs)) continue;
+      unlinkSync(at);
+      removed++;
+    } catch {
+      // gone already
+    }
+  }
+  return removed;
+}
+
 /** Sweeps the tree under `root` (see the header); returns how many temporary files were removed. */
 export async function sweepStaleLocks(root: string, stale: StaleLocks, maxDirs = MAX_SWEEP_DIRS): Promise<number> {
   let removed = 0;
@@ -71,12 +93,15 @@ export async function sweepStaleLocks(root: string, stale: StaleLocks, maxDirs =
       continue;
     }
     const locks: string[] = [];
+    const temps: string[] = [];
     for (const e of entries) {
       if (e.isDirectory()) {
         if (!SKIPPED.has(e.name)) stack.push(dir === '/' ? `/${e.name}` : `${dir}/${e.name}`);
       } else if (e.name.includes(LOCK_SUFFIX) && isLockName(e.name)) locks.push(e.name);
+      else if (e.isFile() && e.name.includes(TEMP_MARKER)) temps.push(e.name);
     }
     if (locks.length > 0) removed += sweepDir(dir, locks, stale);
+    if (temps.length > 0) removed += sweepTemps(dir, temps);
     // the walk is synchronous per directory; let the event loop run between slices
     if (dirs % SWEEP_SLICE_DIRS === 0) await new Promise((r) => setImmediate(r));
   }

@@ -7,4 +7,5 @@ fs_search and fs_references return their hits as tagged lines, exactly like fs_r
 To change a file, pass that TAG back (fs_edit file_hash) and address lines by the numbers you read; line numbers always refer to the text as read.
 If an edit is refused as stale or unknown, re-read the file (or the lines you need) and retry with the fresh tag; never invent a tag.
 After a successful edit the result carries the new ¶path#TAG: use it for the next edit without re-reading. fs_rollback undoes an edit (hash "" restores the version before).
+To move, re-mode or delete files: file_hash for a fresh SHA-256, then file_rename, file_chattr or file_delete with it as expectedSha256 (1-50 files, all or none).
 Paths are relative to the root (or absolute inside it); anything outside, or reached through a link that leads outside, is refused.`;

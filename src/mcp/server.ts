@@ -8,7 +8,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { errorEnvelope, okEnvelope } from '../core/envelope.js';
-import { HashlineError, toHashlineError } from '../core/errors.js';
+import { isErrorCode } from '../core/codes.js';
+import { HashlineError, toHashlineError, type ErrorCode } from '../core/errors.js';
 import { BATCH_LIMIT_PARAM } from '../tools/boundary-batch.js';
 import type { Engine } from '../tools/engine.js';
 import { PROCESS_SESSION_ID, type CallContext, type ToolDefinition } from '../tools/tool.js';
@@ -73,8 +74,17 @@ function errorResult(tool: ToolDefinition, e: HashlineError): CallToolResult {
 }
 
 function invalidArguments(error: z.ZodError): HashlineError {
-  const limit = error.issues.find((i) => i.code === 'custom' && (i.params as { hashline?: string } | undefined)?.hashline === BATCH_LIMIT_PARAM);
-  if (limit) return new HashlineError('batch_limit', limit.message, { details: { path: limit.path.join('.') } });
+  // a schema rule that names its own code (batch_limit, chattr_refused) is reported with it
+  const codeOf = (i: z.core.$ZodIssue): ErrorCode | undefined => {
+    const named = i.code === 'custom' ? String((i.params as { hashline?: string } | undefined)?.hashline) : '';
+    return isErrorCode(named) ? named : undefined;
+  };
+  const coded = error.issues.find((i) => codeOf(i) !== undefined);
+  if (coded) {
+    const code = codeOf(coded)!;
+    const at = coded.path.join('.');
+    return new HashlineError(code, coded.message, { details: { path: at, ...(code === BATCH_LIMIT_PARAM ? {} : { filePath: String(coded.path[1] ?? '') }) } });
+  }
   const issues = error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`);
   return new HashlineError('invalid_arguments', `invalid arguments: ${issues.join('; ')}`, { details: { issues } });
 }

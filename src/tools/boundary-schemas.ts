@@ -17,8 +17,30 @@ export const Sha256 = z
   .regex(/^[0-9a-fA-F]{64}$/, 'expectedSha256 must be 64 hex digits (the sha256 file_hash returns)')
   .describe('the SHA-256 (64 hex digits) of the file as you last saw it, from file_hash or file_read');
 
-/** chmod 0..0o777 (no setuid, setgid or sticky bits); chown to uid/gid. */
+/** The params marker of a schema issue the MCP adapter reports with the code it names. */
+export const CODED_ISSUE = 'hashline';
+
+/**
+ * chmod 0..0o777; chown to uid/gid. A mode with setuid, setgid or sticky bits is `chattr_refused`
+ * (the bits are understood and refused); anything else out of range is `invalid_arguments`.
+ */
 export const Chattr = z.strictObject({
-  chmod: z.number().int().min(0).max(0o777).optional().describe('permission bits, e.g. 420 (0o644) or 493 (0o755)'),
+  chmod: z
+    .number()
+    .int()
+    .min(0)
+    .max(0o7777)
+    .superRefine((mode, ctx) => {
+      if (Number.isInteger(mode) && mode >= 0 && mode <= 0o7777 && (mode & 0o7000) !== 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `chmod ${mode} (0o${mode.toString(8)}) sets setuid, setgid or sticky bits, which are refused: permission bits 0..0o777 only`,
+          params: { [CODED_ISSUE]: 'chattr_refused' },
+        });
+      }
+    })
+    .meta({ maximum: 0o777 })
+    .optional()
+    .describe('permission bits 0..0o777, e.g. 420 (0o644) or 493 (0o755); setuid, setgid and sticky are refused'),
   chown: z.strictObject({ uid: z.number().int().nonnegative(), gid: z.number().int().nonnegative() }).optional(),
 });

@@ -7,11 +7,11 @@
 
 import { Buffer } from 'node:buffer';
 import { z } from 'zod';
-import { HashlineError, toHashlineError } from '../core/errors.js';
+import { HashlineError } from '../core/errors.js';
 import { hasLoneSurrogate } from '../core/text-codec.js';
 import { commitBatch, type FileChange } from '../io/batch-commit.js';
-import type { ResolvedPath } from '../io/path-guard.js';
 import { fileRecord } from './boundary-batch.js';
+import { resolveEntry } from './boundary-resolve.js';
 import { Chattr, Sha256 } from './boundary-schemas.js';
 import { checkChattr } from './chattr-policy.js';
 import type { Engine } from './engine.js';
@@ -36,15 +36,6 @@ const Written = z.object({
   previousSha256: z.string().optional(),
 });
 const Output = z.object({ files: z.array(Written) });
-
-async function resolveEntry(engine: Engine, filePath: string): Promise<ResolvedPath> {
-  try {
-    return await engine.guard.resolve(filePath, 'write');
-  } catch (e) {
-    const err = toHashlineError(e);
-    throw new HashlineError(err.code, err.message, { details: { filePath, ...(err.details ?? {}) }, cause: e });
-  }
-}
 
 export const fileWriteTool = defineTool({
   name: 'file_write',

@@ -63,7 +63,8 @@ export const fsRollbackTool = defineTool({
         });
         if (disk !== null) engine.history.record(rp.real, disk.text);
         const doc = docFromText(plan.target.text, { bom: disk?.doc.bom ?? false, eol: disk?.doc.eol ?? '\n' });
-        await saveDoc(engine.guard, rp, doc, { signal: call.signal });
+        // a file deleted with its parent directories (file_delete removes the ones left empty) gets them back
+        await saveDoc(engine.guard, rp, doc, { signal: call.signal, createParents: disk === null });
         if (plan.reanchor) engine.history.reanchor(rp.real, plan.target.text);
         return {
           path: display,

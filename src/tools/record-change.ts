@@ -12,14 +12,19 @@ function textOf(engine: Engine, bytes: Uint8Array): string | null {
   return parseDocAndText(bytes).text;
 }
 
-/** Records `before` (when the file existed) and `after` (when it still exists) of the file at `real`. */
-export function recordChange(engine: Engine, real: string, before: Uint8Array | undefined, after: Uint8Array | undefined): void {
+/**
+ * Records `before` (when the file existed) and `after` (when it still exists) of the file at `real`.
+ * Returns the tag `before` was kept under (null: not kept).
+ */
+export function recordChange(engine: Engine, real: string, before: Uint8Array | undefined, after: Uint8Array | undefined): string | null {
   forgetFile(real);
   const old = before === undefined ? null : textOf(engine, before);
+  let kept: string | null = null;
   if (old !== null) {
-    engine.history.record(real, old);
+    kept = engine.history.record(real, old);
     engine.history.reanchor(real, old);
   }
   const now = after === undefined ? null : textOf(engine, after);
   if (now !== null) engine.history.record(real, now);
+  return kept;
 }

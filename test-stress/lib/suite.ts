@@ -9,6 +9,7 @@ import { concurrentEdits } from '../parts/concurrent-edits.js';
 import { daemonLoad } from '../parts/daemon-load.js';
 import { fuzz } from '../parts/fuzz.js';
 import { killTrials } from '../parts/kill-trials.js';
+import { lifecycleRace } from '../parts/lifecycle-race.js';
 import { cliKind } from './hashline.js';
 import { printFigures, type StressPlan } from './scale.js';
 
@@ -25,6 +26,21 @@ export function registerStressTests(plan: StressPlan): void {
     assert.equal(r.resurrected, 0, 'refused edits that still landed');
     assert.equal(r.uncoded, 0, `refusals without a code: ${r.uncodedSamples.join(' | ')}`);
     assert.ok(r.applied > 0, 'no edit applied at all');
+  });
+
+  test(`two hashline processes race file_rename and file_chattr on the same files; kill -9 of either leaves no lock behind ${tag}`, async (t) => {
+    const r = await lifecycleRace(plan);
+    printFigures('lifecycle-race', r as unknown as Record<string, unknown>);
+    if (r.notBuilt) return t.skip(`not built: ${r.notBuilt}`);
+    t.diagnostic(`renamed ${r.renamed}, chattr ${r.chattrs}, refused ${r.refused} ${JSON.stringify(r.codes)}, kills ${r.kills}, doubled by a kill ${r.doubledAfterKill}`);
+    assert.equal(r.broken, 0, `slots lost, doubled or changed by the race: ${r.brokenSamples.join(' | ')}`);
+    assert.equal(r.uncoded, 0, 'refusals without a code');
+    assert.equal(r.leftovers, 0, 'backup or temporary files left in the tree');
+    assert.ok(r.renamed > 0, 'no rename went through');
+    assert.equal(r.lockTimeouts, 0, 'a lock of a killed process stood in the way');
+    assert.equal(r.lostAfterKill, 0, `files lost or changed by a kill: ${r.brokenSamples.join(' | ')}`);
+    assert.equal(r.kills, plan.scale === 'full' ? 6 : 1);
+    assert.equal(r.locksLeft, 0, 'lock files left in the tree after a fresh start');
   });
 
   test(`${plan.casWriters} boundary writers in read-hash-write loops on ${plan.casFiles} files for ${plan.casSeconds} s: 0 lost updates, 0 torn files ${tag}`, async (t) => {

@@ -60,7 +60,7 @@ test('a failure after some changes rolls every applied change back, byte for byt
   const changes: FileChange[] = [
     { kind: 'write', rp: await r('a.txt'), bytes: enc('A2\n'), expectedSha256: sha('A\n') },
     { kind: 'write', rp: await r('fresh.txt'), bytes: enc('F\n') },
-    { kind: 'chmod', rp: await r('b.txt'), mode: 0o600, expectedSha256: sha('B\n') },
+    { kind: 'chattr', rp: await r('b.txt'), mode: 0o600, expectedSha256: sha('B\n') },
     { kind: 'delete', rp: await r('c.txt'), expectedSha256: sha('C\n') },
     { kind: 'write', rp: await r('c2.txt'), bytes: enc('never') },
   ];

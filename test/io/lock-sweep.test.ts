@@ -110,3 +110,19 @@ test('the sweep reaches nested directories, skips .git and node_modules, and fol
   assert.equal((await fsp.readdir(path.join(root, 'node_modules/m'))).length, 1);
   assert.equal((await fsp.readdir(outside)).length, 1, 'nothing outside the root was touched');
 });
+
+test('a temporary file whose writer died before taking any lock (an upload spooled first) is removed at start', async () => {
+  const root = dir();
+  const target = path.join(root, 'upload.bin');
+  const script = `
+    import { tempNameFor } from ${JSON.stringify(ATOMIC_MODULE)};
+    import { writeFileSync } from 'node:fs';
+    writeFileSync(tempNameFor(${JSON.stringify(target)}), 'half an upload');
+    process.kill(process.pid, 'SIGKILL');`;
+  await new Promise<void>((resolve) => spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' }).on('exit', () => resolve()));
+  assert.equal((await fsp.readdir(root)).length, 1, 'the dead writer left its temp file');
+  const mine = tempNameFor(target);
+  await fsp.writeFile(mine, 'a live upload');
+  await engineFor(root);
+  assert.deepEqual(await fsp.readdir(root), [path.basename(mine)], "the dead writer's temp is gone, the live one stays");
+});

@@ -60,7 +60,8 @@ test('a replaced file keeps its mode; chattr.chmod sets one; a chown to another 
   await ok(mcp, 'file_write', { files: { 'mode.txt': { content: 'm\n', chattr: { chmod: 0o600 } } } });
   assert.equal((await fsp.stat(path.join(sb.root, 'mode.txt'))).mode & 0o7777, 0o600);
   const setuid = await fails(mcp, 'file_write', { files: { 'suid.txt': { content: 'm\n', chattr: { chmod: 0o4755 } } } });
-  assert.equal(setuid.code, 'invalid_arguments');
+  assert.equal(setuid.code, 'chattr_refused');
+  assert.equal(setuid.details?.filePath, 'suid.txt');
   const st = await fsp.stat(path.join(sb.root, 'plain'));
   const chown = await fails(mcp, 'file_write', { files: { plain: { content: 'y', expectedSha256: sha256('x'), chattr: { chown: { uid: st.uid + 1, gid: st.gid } } } } });
   assert.equal(chown.code, 'chattr_refused');
