@@ -15,13 +15,14 @@ import { coldStart } from './workloads/cold-start.js';
 import { edit } from './workloads/edit.js';
 import { fileReadWindow } from './workloads/file-read-window.js';
 import { http } from './workloads/http.js';
+import { patch } from './workloads/patch.js';
 import { readWhole } from './workloads/read-whole.js';
 import { search } from './workloads/search.js';
 import { searchTokens } from './workloads/search-tokens.js';
 import { sha256 } from './workloads/sha256.js';
 import { symbolLookup } from './workloads/symbol-lookup.js';
 
-const WORKLOADS: Workload[] = [coldStart, sha256, fileReadWindow, readWhole, symbolLookup, search, searchTokens, edit, astRewrite, http];
+const WORKLOADS: Workload[] = [coldStart, sha256, fileReadWindow, readWhole, symbolLookup, search, searchTokens, edit, patch, astRewrite, http];
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 

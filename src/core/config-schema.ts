@@ -3,6 +3,7 @@
 // added here by the features that need them; unknown keys are refused.
 
 import { createHash } from 'node:crypto';
+import picomatch from 'picomatch';
 import { z } from 'zod';
 import { assertPathForm } from './path-policy.js';
 import { SQL_POLICIES, type SqlDefaults } from './sql-selection.js';
@@ -17,6 +18,31 @@ export const CHOWN_POLICIES = ['same', 'any'] as const;
 export const HISTORY_STORES = ['sqlite', 'memory', 'off', 'postgres'] as const;
 export type HistoryStoreKind = (typeof HISTORY_STORES)[number];
 export type ChownPolicy = (typeof CHOWN_POLICIES)[number];
+export const FORMAT_MODES = ['stdout', 'in_place'] as const;
+export type FormatMode = (typeof FORMAT_MODES)[number];
+export const DEFAULT_FORMAT_TIMEOUT_MS = 20_000;
+
+const glob = z
+  .string()
+  .min(1)
+  .superRefine((g, ctx) => {
+    try {
+      picomatch(g);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: `bad glob \`${g}\`: ${(e as Error).message}` });
+    }
+  });
+
+/** One external formatter: the files it takes (globs relative to the root), its argv (no shell) and how it returns its output. */
+const Formatter = z.strictObject({
+  name: z.string().min(1).max(64).optional(),
+  globs: z.array(glob).min(1).max(64),
+  /** argv: the program, then its arguments; `{file}`, `{source}` and `{root}` are substituted. */
+  command: z.array(z.string().min(1)).min(1).max(64),
+  mode: z.enum(FORMAT_MODES),
+  enabled: z.boolean().optional(),
+  timeout_ms: z.number().int().min(100).max(600_000).optional(),
+});
 
 const pathEntry = z.string().superRefine((p, ctx) => {
   try {
@@ -76,6 +102,13 @@ export const ConfigSchema = z.strictObject({
       max_version_bytes: z.number().int().nonnegative().max(1024 * 1024 * 1024).optional(),
     })
     .optional(),
+  /** External formatters run when file_patch commits (off unless enabled). */
+  format: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      formatters: z.array(Formatter).max(64).optional(),
+    })
+    .optional(),
   /** Defaults of file_patch's per-file `sql` selection (a dialect alone does not ask for validation). */
   sql: z
     .strictObject({
@@ -119,6 +152,14 @@ export interface GuardLists {
   readonly readBlock?: readonly string[] | undefined;
 }
 
+export interface FormatterSpec {
+  readonly name: string;
+  readonly globs: readonly string[];
+  readonly command: readonly string[];
+  readonly mode: FormatMode;
+  readonly timeoutMs: number;
+}
+
 /** The configuration with every default filled in, as tools read it. Frozen. */
 export interface Settings {
   /** The file's own guard lists (the command line's are added by the engine). */
@@ -130,6 +171,8 @@ export interface Settings {
   readonly aiderMatchers: readonly AiderMatcher[];
   readonly chown: ChownPolicy;
   readonly persistHistory: boolean | undefined;
+  /** The formatters in force, in order (empty unless [format] enabled = true). */
+  readonly formatters: readonly FormatterSpec[];
   readonly sql: Readonly<SqlDefaults>;
 }
 
@@ -149,6 +192,21 @@ export function resolveSettings(doc: ConfigDoc): Settings {
     aiderMatchers: freeze([...(doc.files?.patch?.aider_matchers ?? AIDER_MATCHERS)]),
     chown: doc.files?.chattr?.chown ?? 'same',
     persistHistory: doc.history?.persist,
+    formatters: freeze(
+      doc.format?.enabled === true
+        ? (doc.format.formatters ?? [])
+            .filter((f) => f.enabled !== false)
+            .map((f) =>
+              freeze({
+                name: f.name ?? f.command[0]!,
+                globs: freeze([...f.globs]),
+                command: freeze([...f.command]),
+                mode: f.mode,
+                timeoutMs: f.timeout_ms ?? DEFAULT_FORMAT_TIMEOUT_MS,
+              }),
+            )
+        : [],
+    ),
     sql: freeze({
       policy: doc.sql?.policy,
       dialect: doc.sql?.dialect,

@@ -38,6 +38,8 @@ export interface BatchOptions {
   afterPreflight?: (() => Promise<void>) | undefined;
   /** Test seam: called before change i is applied. */
   beforeApply?: ((index: number) => Promise<void> | void) | undefined;
+  /** The caller already holds the locks of every path (engine.locks.withLocks), e.g. to read and compute under them. */
+  locksHeld?: boolean;
 }
 
 export interface ChangeOutcome {
@@ -149,7 +151,8 @@ export async function commitBatch(
   const requireHash = options.requireHash ?? true;
   const keep = options.keepBefore ?? -1;
   const reals = changes.flatMap((c) => endpoints(c).map((rp) => rp.real));
-  const outcomes = await locks.withLocks(reals, async () => {
+  const locked = <T>(fn: () => Promise<T>) => (options.locksHeld ? fn() : locks.withLocks(reals, fn, { signal: options.signal }));
+  const outcomes = await locked(async () => {
     const states: FileState[] = [];
     for (const c of changes) {
       if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted: nothing was changed');
@@ -204,7 +207,7 @@ export async function commitBatch(
     }
     for (const u of undos) await u.discard();
     return outcomes;
-  }, { signal: options.signal });
+  });
   // after the locks are let go: a lock file lives beside its file (io/lock-place.ts), so the
   // directory of a deleted file is only empty once its lock is gone
   for (const [i, c] of changes.entries()) {

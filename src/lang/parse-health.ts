@@ -16,3 +16,16 @@ export function sourceParseHealth(lang: LanguageInfo, text: string): ParseHealth
   const first = errors.reduce((a, b) => (a.range().start.index <= b.range().start.index ? a : b)).range().start;
   return { status: 'invalid', errorCount: errors.length, firstError: { line: first.line + 1, column: first.column + 1 } };
 }
+
+/** 1-based positions of the first `limit` ERROR nodes, in source order; null when the grammar is missing. */
+export function sourceErrorPositions(lang: LanguageInfo, text: string, limit = 50): Array<{ line: number; column: number }> | null {
+  const root = parseCached(lang, text);
+  if (root === null) return null;
+  return root
+    .root()
+    .findAll(ERROR_RULE)
+    .map((n) => n.range().start)
+    .sort((a, b) => a.index - b.index)
+    .slice(0, limit)
+    .map((p) => ({ line: p.line + 1, column: p.column + 1 }));
+}

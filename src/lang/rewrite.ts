@@ -9,9 +9,9 @@
 import type { SgNode, SgRoot } from '@ast-grep/napi';
 import { napi } from './napi.js';
 import { HashlineError } from '../core/errors.js';
-import { composeSources, lineAt, lineSources } from '../core/line-sources.js';
+import { lfOffsets } from '../core/lf-offsets.js';
+import { composeSources, lineSources } from '../core/line-sources.js';
 import { rewriteDiff, type RewriteDiff } from '../core/rewrite-diff.js';
-import { splitLines } from '../core/text-doc.js';
 import { applyEdits, type TextEdit } from '../core/text-edits.js';
 import { compilePattern, patternWords, type Matcher } from './pattern-context.js';
 import { isAvailable, type LanguageInfo } from './registry.js';
@@ -32,7 +32,12 @@ export interface OpReport {
   readonly overlapLines: readonly number[];
   /** Why the pattern could not be used for this grammar. */
   readonly patternError?: string;
+  /** 1-based first and last lines of the first MAX_REPORTED_SPANS matches (in the text the op ran on). */
+  readonly spans?: ReadonlyArray<{ readonly startLine: number; readonly endLine: number }>;
 }
+
+/** Matches whose lines a report lists (evidence for a caller that expected another count). */
+export const MAX_REPORTED_SPANS = 20;
 
 export interface RewriteOutcome {
   /** The new text in the file's own line endings (BOM excluded). */
@@ -45,31 +50,6 @@ export interface RewriteOutcome {
   readonly lineSources?: Int32Array;
   /** When the text changed and a diff label was given: the diff of the LF texts (see core/rewrite-diff.ts). */
   readonly diff?: RewriteDiff;
-}
-
-/** Maps offsets of the LF form of `raw` to offsets in `raw` (identity when `raw` has no CR). */
-function offsetMapper(raw: string): { lf: string; toRaw: (offset: number) => number } {
-  if (!raw.includes('\r')) return { lf: raw, toRaw: (o) => o };
-  const { lines, endings } = splitLines(raw);
-  const lfStarts: number[] = [];
-  const rawStarts: number[] = [];
-  let lfPos = 0;
-  let rawPos = 0;
-  for (let i = 0; i < lines.length; i++) {
-    lfStarts.push(lfPos);
-    rawStarts.push(rawPos);
-    const len = lines[i]!.length;
-    const end = endings[i]!;
-    lfPos += len + (end === '' ? 0 : 1);
-    rawPos += len + end.length;
-  }
-  const lf = lines.map((l, i) => l + (endings[i] === '' ? '' : '\n')).join('');
-  const toRaw = (o: number): number => {
-    if (o >= lf.length) return raw.length;
-    const line = lineAt(lfStarts, o);
-    return rawStarts[line]! + (o - lfStarts[line]!);
-  };
-  return { lf, toRaw };
 }
 
 function lineOf(text: string, offset: number): number {
@@ -139,7 +119,7 @@ async function runOp(lang: LanguageInfo, raw: string, eol: string, op: RewriteOp
   if (!strict && !mayMatch(wordsOf(op.pat), raw)) return { raw, report: none };
   const compiled = compilePattern(lang, op.pat);
   if (!compiled.ok) return { raw, report: { ...none, patternError: compiled.reason } };
-  const { lf, toRaw } = offsetMapper(raw);
+  const { lf, toRaw } = lfOffsets(raw);
   if (!mayMatch(compiled.words, lf)) return { raw, report: none };
   const root = (await parseText(lang.id, lf)).root();
   const seen = new Set<string>();
@@ -170,7 +150,8 @@ async function runOp(lang: LanguageInfo, raw: string, eol: string, op: RewriteOp
     if (eol !== '\n') text = text.replace(/\n/g, eol);
     edits.push({ start: toRaw(f.start), end: toRaw(f.end), text });
   }
-  const report: OpReport = { pat: op.pat, matches: found.length, applied: edits.length, overlapLines };
+  const spans = found.slice(0, MAX_REPORTED_SPANS).map((f) => ({ startLine: lineOf(lf, f.start), endLine: lineOf(lf, Math.max(f.start, f.end - 1)) }));
+  const report: OpReport = { pat: op.pat, matches: found.length, applied: edits.length, overlapLines, spans };
   if (edits.length === 0) return { raw, report };
   const next = applyEdits(raw, edits);
   return { raw: next, report, sources: lineSources(raw, edits, next) };

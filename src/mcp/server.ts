@@ -13,7 +13,7 @@ import { isErrorCode } from '../core/codes.js';
 import { HashlineError, toHashlineError, type ErrorCode } from '../core/errors.js';
 import { BATCH_LIMIT_PARAM } from '../tools/boundary-batch.js';
 import { engineForCall, type Engine } from '../tools/engine.js';
-import type { CallContext, ToolDefinition } from '../tools/tool.js';
+import { PROCESS_SESSION_ID, type CallContext, type ToolDefinition } from '../tools/tool.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { fitReply } from './reply-fit.js';
 import { VERSION } from '../version.js';
@@ -164,6 +164,8 @@ export function createMcpServer(engine: Engine, tools: readonly ToolDefinition[]
     const call: CallContext = {
       signal: extra.signal,
       client: { id: extra.sessionId === undefined ? stdioId : `mcp-http:${extra.sessionId}`, name: server.getClientVersion()?.name },
+      // Streamable HTTP names the session; stdio is one session per process
+      sessionId: extra.sessionId ?? PROCESS_SESSION_ID,
       progress: (p) => {
         if (token === undefined) return;
         sent = sent

@@ -6,6 +6,7 @@
 import { mergeLists, type EngineConfig } from '../core/config.js';
 import { withOrigin } from '../core/history/bound-history.js';
 import type { HistoryOrigin, HistoryStore } from '../core/history/history-store.js';
+import { ReceiptBook } from '../core/receipt-book.js';
 import { ConfigSource, DEFAULT_CONFIG_NAME, type ConfigState } from '../io/config-file.js';
 import { LockManager } from '../io/file-lock.js';
 import { openHistory } from '../io/history/open-history.js';
@@ -21,6 +22,8 @@ export interface Engine {
   readonly locks: LockManager;
   /** Keyed by real absolute path. */
   readonly history: HistoryStore;
+  /** file_patch's preview receipts, for every session this engine serves. */
+  readonly receipts: ReceiptBook;
   /** The configuration in force, as last refreshed. */
   configState(): ConfigState;
   /** Looks at the configuration file (one stat), reloads it when it changed, and returns what is in force. */
@@ -40,6 +43,8 @@ export interface EngineOptions {
   configSource?: ConfigSource;
   /** Files no tool may read or change (the server's token file). */
   seal?: readonly string[];
+  /** The clock of time-bound state (preview receipts); tests inject one. */
+  clock?: () => number;
 }
 
 export async function createEngine(config: EngineConfig, options: EngineOptions = {}): Promise<Engine> {
@@ -74,6 +79,7 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
     },
     locks,
     history,
+    receipts: new ReceiptBook({ now: options.clock ?? Date.now }),
     configState: () => source.current,
     async refreshConfig() {
       const state = source.refresh();

@@ -6,6 +6,7 @@ import { fileCapabilitiesTool } from './file-capabilities.js';
 import { fileChattrTool } from './file-chattr.js';
 import { fileDeleteTool } from './file-delete.js';
 import { fileHashTool } from './file-hash.js';
+import { filePatchTool } from './file-patch.js';
 import { fileReadTool } from './file-read.js';
 import { fileRenameTool } from './file-rename.js';
 import { fileWriteTool } from './file-write.js';
@@ -20,7 +21,7 @@ import { fsSearchTool } from './fs-search.js';
 import { fsWriteTool } from './fs-write.js';
 import type { ToolDefinition } from './tool.js';
 
-const tools = [fileHashTool, fileCapabilitiesTool, fileReadTool, fileWriteTool, fileRenameTool, fileChattrTool, fileDeleteTool, fsReadTool, fsWriteTool, fsAstEditTool, fsEditTool, fsRollbackTool, fsListTool, fsSearchTool, fsOutlineTool, fsReferencesTool];
+const tools = [fileHashTool, fileCapabilitiesTool, fileReadTool, fileWriteTool, filePatchTool, fileRenameTool, fileChattrTool, fileDeleteTool, fsReadTool, fsWriteTool, fsAstEditTool, fsEditTool, fsRollbackTool, fsListTool, fsSearchTool, fsOutlineTool, fsReferencesTool];
 export const ALL_TOOLS: readonly ToolDefinition[] = tools.map((t) => t as unknown as ToolDefinition);
 
 /** The tools named by `selection` (tool names and/or family names); all tools when undefined. */

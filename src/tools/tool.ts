@@ -2,6 +2,7 @@
 // reads (with one example and what to do after an error), strict zod input and output schemas,
 // MCP annotations, and a `run` that takes typed input and returns typed output.
 
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Family } from '../core/config.js';
 import type { Engine } from './engine.js';
@@ -19,7 +20,15 @@ export interface CallContext {
   progress: (p: Progress) => void;
   /** Who is calling, for the history's log (`mcp-stdio:<id>`, `mcp-http:<session id>`, `cli` ...). */
   client?: { readonly id: string; readonly name?: string | undefined } | undefined;
+  /**
+   * The MCP session the call belongs to (Streamable HTTP: the transport's session id); undefined:
+   * this process's own session (stdio serves one client per process).
+   */
+  sessionId?: string | undefined;
 }
+
+/** The session of a call that names none: one per process. */
+export const PROCESS_SESSION_ID = randomUUID();
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;

@@ -1,0 +1,94 @@
+// file_patch over MCP stdio: one aider block (a changed line in the middle) on a 2,000-line file,
+// against the reference server's `edit_file` making the same change (p50, A B A B). Both sides are
+// driven by the official SDK client; hashline's write is durable (fsync of the file and its
+// directory) and it checks the candidate still parses (TypeScript), the reference's is neither.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { linesText, textLine } from '../lib/fixtures.js';
+import { connectHashline, connectReference, okText } from '../lib/mcp.js';
+import { alternate, median, timeMs } from '../lib/stats.js';
+import { failed, finish, notBuilt, type Row, type Workload } from '../lib/types.js';
+
+const LINE = 1000;
+
+function envelope<T>(r: CallToolResult): T {
+  okText(r);
+  const sc = r.structuredContent as { ok: boolean; data?: T; error?: unknown } | undefined;
+  if (!sc?.ok) throw new Error(`error envelope: ${JSON.stringify(sc).slice(0, 300)}`);
+  return sc.data as T;
+}
+
+export const patch: Workload = {
+  id: 'patch',
+  async run(ctx) {
+    const row: Omit<Row, 'status'> = {
+      id: 'patch-1-block',
+      title: 'one aider block on a 2,000-line file (file_patch), p50',
+      issue: 16,
+      unit: 'ms',
+      direction: 'lower',
+      anchorName: 'edit_file (reference MCP server)',
+      goal: { kind: 'ratio', bound: 'max', value: 0.6, text: '≤ 0.6×' },
+    };
+    if (!ctx.tools.has('file_patch')) return [notBuilt(row, 'file_patch')];
+    const ref = ctx.anchors.referenceServer;
+    if (!ref) return [{ ...row, status: 'anchor missing' }];
+    const root = path.join(ctx.opts.work, 'patch');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(path.join(root, 'h.ts'), linesText(2000));
+    writeFileSync(path.join(root, 'h.txt'), linesText(2000));
+    const bFile = path.join(root, 'r.ts');
+    writeFileSync(bFile, linesText(2000));
+    const a = await connectHashline(ctx.opts.repo, root);
+    const b = await connectReference(ref, root);
+    try {
+      let sha = envelope<{ files: Array<{ sha256: string }> }>(await a.call('file_hash', { filePaths: ['h.ts'] })).files[0]!.sha256;
+      let hPrev = textLine(LINE);
+      let rPrev = textLine(LINE);
+      const s = await alternate(
+        ctx.opts.reps * 5,
+        (i) =>
+          timeMs(async () => {
+            const next = textLine(LINE, `h${i} `);
+            const data = envelope<{ files: Array<{ sha256: string; matchMethods: string[] }> }>(
+              await a.call('file_patch', { files: { 'h.ts': { patchStrategy: 'aider_block', expectedSha256: sha, aiderBlocks: [{ search: `${hPrev}\n`, replace: `${next}\n` }] } } }),
+            );
+            if (data.files[0]!.matchMethods[0] !== 'exact') throw new Error(`placed by ${data.files[0]!.matchMethods[0]}`);
+            sha = data.files[0]!.sha256;
+            hPrev = next;
+          }),
+        (i) =>
+          timeMs(async () => {
+            const next = textLine(LINE, `r${i} `);
+            okText(await b.call('edit_file', { path: bFile, edits: [{ oldText: rPrev, newText: next }] }));
+            rPrev = next;
+          }),
+        3,
+      );
+      // where the time goes: the same patch on the same text in a file without a grammar (no parse check)
+      let tSha = envelope<{ files: Array<{ sha256: string }> }>(await a.call('file_hash', { filePaths: ['h.txt'] })).files[0]!.sha256;
+      let tPrev = textLine(LINE);
+      const plain: number[] = [];
+      for (let i = 0; i < ctx.opts.reps * 5; i++) {
+        const next = textLine(LINE, `t${i} `);
+        plain.push(
+          await timeMs(async () => {
+            tSha = envelope<{ files: Array<{ sha256: string }> }>(
+              await a.call('file_patch', { files: { 'h.txt': { patchStrategy: 'aider_block', expectedSha256: tSha, aiderBlocks: [{ search: `${tPrev}\n`, replace: `${next}\n` }] } } }),
+            ).files[0]!.sha256;
+          }),
+        );
+        tPrev = next;
+      }
+      const note = `the same block on the same text as .txt (no grammar, so no parse check): ${median(plain).toFixed(2)} ms, ${(median(plain) / median(s.b)).toFixed(2)}x of the reference`;
+      return [finish({ ...row, status: 'measured', hashline: median(s.a), anchor: median(s.b), samples: { hashline: s.a, anchor: s.b }, note, extra: { plainTextMs: median(plain) } })];
+    } catch (e) {
+      return [failed(row, e)];
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  },
+};

@@ -1,0 +1,146 @@
+// Each step of the aider cascade on its own terms: a case only that step places (the steps before
+// it find nothing), and a case where it must refuse. The cascade (all matchers on) then agrees.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AIDER_MATCHERS } from '../../../src/core/config-schema.js';
+import { placeBlock } from '../../../src/core/aider/cascade.js';
+import { exactStep } from '../../../src/core/aider/exact.js';
+import { FUZZY_THRESHOLD, fuzzyStep } from '../../../src/core/aider/fuzzy.js';
+import { indentationStep } from '../../../src/core/aider/indentation.js';
+import { normalizeWhitespace, whitespaceStep } from '../../../src/core/aider/whitespace.js';
+import { applyEdits } from '../../../src/core/text-edits.js';
+
+const apply = (text: string, search: string, replace: string) => {
+  const o = placeBlock(text, { search, replace }, AIDER_MATCHERS);
+  assert.equal(o.ok, true, JSON.stringify(o));
+  return { out: applyEdits(text, [(o as { placement: { edit: { start: number; end: number; text: string } } }).placement.edit]), method: (o as { placement: { method: string } }).placement.method };
+};
+
+const FILE = ['function alpha() {', '  const total = compute(1, 2);', '  return total;', '}', '', 'function beta() {', '  return 42;', '}', ''].join('\n');
+
+test('exact: a unique substring is replaced literally ($& and $1 stay as written)', () => {
+  const r = exactStep(FILE, 'return 42;', 'return "$&$1";');
+  assert.equal(r.kind, 'placed');
+  const { out, method } = apply(FILE, 'return 42;', 'return "$&$1";');
+  assert.equal(method, 'exact');
+  assert.ok(out.includes('  return "$&$1";\n'));
+});
+
+test('exact: two occurrences (overlapping ones too) are ambiguous, with every span', () => {
+  const r = exactStep(FILE, 'function', 'fn');
+  assert.deepEqual(r, { kind: 'ambiguous', spans: [{ startLine: 1, endLine: 1 }, { startLine: 6, endLine: 6 }] });
+  assert.equal(exactStep('aaa', 'aa', 'b').kind, 'ambiguous');
+  const o = placeBlock(FILE, { search: 'function', replace: 'fn' }, AIDER_MATCHERS);
+  assert.deepEqual(o, { ok: false, failure: 'ambiguous', method: 'exact', spans: [{ startLine: 1, endLine: 1 }, { startLine: 6, endLine: 6 }] });
+});
+
+test('whitespace: inner runs and trailing blanks differ; only this step places it, on exactly the quoted characters', () => {
+  const text = 'a\nconst  x =\t1;   \nb\n';
+  const search = 'const x = 1;\n';
+  assert.equal(exactStep(text, search, '').kind, 'none');
+  const r = whitespaceStep(text, search, 'const x = 2;\n');
+  assert.equal(r.kind, 'placed');
+  const { out, method } = apply(text, search, 'const x = 2;\n');
+  assert.equal(method, 'whitespace');
+  assert.equal(out, 'a\nconst x = 2;\nb\n');
+  // a fragment inside a line keeps the rest of the line
+  assert.equal(apply('  call(a,  b);\n', 'call(a, b)', 'call(c)').out, '  call(c);\n');
+  assert.equal(normalizeWhitespace('  a \t b  \n\t\n'), '  a b\n\n');
+});
+
+test('whitespace: indentation is not normalized, and two normalized occurrences are ambiguous', () => {
+  assert.equal(whitespaceStep('    x  = 1;\n', 'x = 1;\n', '').kind, 'placed'); // a fragment of the line
+  assert.equal(whitespaceStep('\tif (a) {\n', '  if (a) {\n', '').kind, 'none');
+  const twice = 'x  = 1;\ny = 2;\nx =   1;\n';
+  const r = whitespaceStep(twice, 'x = 1;', 'z');
+  assert.deepEqual(r, { kind: 'ambiguous', spans: [{ startLine: 1, endLine: 1 }, { startLine: 3, endLine: 3 }] });
+  assert.equal(placeBlock(twice, { search: 'x = 1;', replace: 'z' }, AIDER_MATCHERS).ok, false);
+});
+
+test('relative indentation: a block quoted at another depth is found and the replacement re-indented', () => {
+  const text = 'class A:\n    def f(self):\n        if x:\n            return 1\n        return 2\n';
+  const search = 'if x:\n    return 1\n';
+  assert.equal(exactStep(text, search, '').kind, 'none');
+  assert.equal(whitespaceStep(text, search, '').kind, 'none');
+  const r = indentationStep(text, search, 'if y:\n    return 3\n');
+  assert.equal(r.kind, 'placed');
+  const { out, method } = apply(text, search, 'if y:\n    return 3\n');
+  assert.equal(method, 'relative-indentation');
+  assert.equal(out, 'class A:\n    def f(self):\n        if y:\n            return 3\n        return 2\n');
+});
+
+test('relative indentation: the same block at two depths is ambiguous; uneven shifts do not match', () => {
+  const text = '  if x:\n    go()\n      if x:\n        go()\n';
+  const r = indentationStep(text, 'if x:\n  go()\n', 'stop()\n');
+  assert.deepEqual(r, { kind: 'ambiguous', spans: [{ startLine: 1, endLine: 2 }, { startLine: 3, endLine: 4 }] });
+  assert.equal(indentationStep('    if x:\n  go()\n', 'if x:\n  go()\n', '').kind, 'none');
+});
+
+test('fuzzy: an imprecise quote lands on its one close region; the prefix the quote left out stays', () => {
+  const search = 'const totl = compute(1, 2);\nreturn total;';
+  for (const step of [exactStep, whitespaceStep, indentationStep]) assert.equal(step(FILE, search, '').kind, 'none');
+  const r = fuzzyStep(FILE, search, 'const total = compute(3, 4);\n  return total;');
+  assert.equal(r.kind, 'placed');
+  const { out, method } = apply(FILE, search, 'const total = compute(3, 4);\n  return total;');
+  assert.equal(method, 'diff-match-patch');
+  assert.equal(out, FILE.replace('compute(1, 2)', 'compute(3, 4)'));
+  assert.ok(r.kind === 'placed' && r.placement.similarity! >= FUZZY_THRESHOLD);
+});
+
+test('fuzzy: two equally good regions are a tie and refused', () => {
+  const text = 'first: value = compute(1, 2); done\nmiddle line that differs\nfirst: value = compute(1, 2); done\n';
+  const r = fuzzyStep(text, 'first: value = compute(1, 3); done\n', 'X\n');
+  assert.equal(r.kind, 'ambiguous');
+  assert.deepEqual(r.kind === 'ambiguous' && r.spans, [{ startLine: 1, endLine: 1 }, { startLine: 3, endLine: 3 }]);
+  const o = placeBlock(text, { search: 'first: value = compute(1, 3); done\n', replace: 'X\n' }, AIDER_MATCHERS);
+  assert.equal(o.ok, false);
+  assert.equal(!o.ok && o.failure, 'ambiguous');
+});
+
+test('fuzzy: a region below the threshold is never used; the closest region and its similarity are reported', () => {
+  const search = 'totally different words that appear nowhere\n';
+  const r = fuzzyStep(FILE, search, 'X\n');
+  assert.equal(r.kind, 'none');
+  assert.ok(r.closest && r.closest.similarity < FUZZY_THRESHOLD, JSON.stringify(r));
+  const o = placeBlock(FILE, { search, replace: 'X\n' }, AIDER_MATCHERS);
+  assert.equal(o.ok, false);
+  assert.equal(!o.ok && o.failure, 'no_match');
+  assert.ok(!o.ok && o.failure === 'no_match' && o.closest && o.closest.span.startLine >= 1);
+});
+
+test('fuzzy: a separate region within the margin of the best is a near-tie and refused; a clear winner is placed', () => {
+  const line = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda';
+  const quote = `${line.slice(0, -1)}X\n`; // one edit from `line`
+  const near = `${line.slice(0, -2)}qq`; // two edits from the quote: 1/63 against 2/63, within the margin
+  const far = `${line.slice(0, -6)}qqqqqq`; // six edits: clearly worse
+  const between = 'unrelated text in between here';
+  const r = fuzzyStep(`${line}\n${between}\n${near}\n`, quote, 'Y\n');
+  assert.equal(r.kind, 'ambiguous', JSON.stringify(r));
+  const ok = fuzzyStep(`${line}\n${between}\n${far}\n`, quote, 'Y\n');
+  assert.equal(ok.kind, 'placed', JSON.stringify(ok));
+  assert.deepEqual(ok.kind === 'placed' && ok.placement.span, { startLine: 1, endLine: 1 });
+});
+
+test('cascade: an empty search appends (adding the missing final newline); empty and empty is refused', () => {
+  assert.equal(apply('abc', '', 'tail\n').out, 'abc\ntail\n');
+  assert.equal(apply('abc\n', '  \n', 'tail\n').out, 'abc\ntail\n');
+  assert.equal(apply('', '', 'first\n').method, 'append');
+  assert.deepEqual(placeBlock('abc', { search: '', replace: ' ' }, AIDER_MATCHERS), { ok: false, failure: 'empty' });
+});
+
+test('cascade: disabled matchers never place; one that would have is named', () => {
+  const text = 'a\nconst  x = 1;\n';
+  const o = placeBlock(text, { search: 'const x = 1;', replace: 'y' }, ['exact']);
+  assert.deepEqual(o, { ok: false, failure: 'disabled', method: 'whitespace', span: { startLine: 2, endLine: 2 } });
+  const fuzzyOnly = placeBlock(FILE, { search: 'return 42;', replace: 'return 1;' }, ['diff-match-patch']);
+  assert.equal(fuzzyOnly.ok, false, 'a short search is never placed approximately');
+});
+
+test('cascade: an ambiguous step stops the cascade (a looser step never overrides it)', () => {
+  // exact finds two; the whitespace step would find one (the second has a double space), but is never asked
+  const text = 'go(a, b)\ngo(a, b)\ngo(a,  b)\n';
+  const o = placeBlock(text, { search: 'go(a, b)', replace: 'x' }, AIDER_MATCHERS);
+  assert.equal(!o.ok && o.failure, 'ambiguous');
+  assert.equal(!o.ok && o.failure === 'ambiguous' && o.method, 'exact');
+});
