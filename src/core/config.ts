@@ -18,7 +18,10 @@ export type Family = (typeof FAMILIES)[number];
 export type ConfigFile = ConfigDoc;
 
 export interface EngineConfig {
+  /** The first root: relative paths resolve against it. */
   readonly root: string;
+  /** Further roots (an MCP client may offer several): absolute paths inside them are admitted. */
+  readonly roots?: readonly string[] | undefined;
   readonly allow: readonly string[];
   readonly block: readonly string[];
   readonly readAllow?: readonly string[] | undefined;
@@ -29,7 +32,7 @@ export interface EngineConfig {
   readonly persistHistory: boolean;
 }
 
-type CliValues = { root: string; allow: string[]; block: string[]; readAllow: string[]; readBlock: string[]; tools?: string[] | undefined };
+type CliValues = { root: string; roots?: readonly string[] | undefined; allow: string[]; block: string[]; readAllow: string[]; readBlock: string[]; tools?: string[] | undefined };
 
 /** Lists of the command line and of the file, added up (read lists stay unset when neither sets them). */
 export function mergeLists(cli: GuardLists, file: Partial<GuardLists>): GuardLists {
@@ -55,6 +58,7 @@ export function mergeConfig(cli: CliValues, file: ConfigDoc = {}): EngineConfig 
   const lists = mergeLists(cliLists, { allow: file.allow, block: file.block, readAllow: file.read_allow, readBlock: file.read_block });
   return Object.freeze({
     root: cli.root,
+    ...(cli.roots && cli.roots.length > 0 ? { roots: cli.roots } : {}),
     ...lists,
     cliLists,
     tools: cli.tools ?? file.tools,

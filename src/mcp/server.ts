@@ -108,7 +108,13 @@ async function runToolUnfitted(engine: Engine, tool: ToolDefinition, args: unkno
   }
 }
 
-export function createMcpServer(engine: Engine, tools: readonly ToolDefinition[]): Server {
+/**
+ * The engine a call runs on, or a function that gives it when it is known (the MCP roots of a
+ * client arrive after `initialize`) or throws the coded refusal every call then answers.
+ */
+export type EngineSource = Engine | (() => Promise<Engine>);
+
+export function createMcpServer(engine: EngineSource, tools: readonly ToolDefinition[]): Server {
   const server = new Server(
     { name: 'hashline', version: VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -144,7 +150,13 @@ export function createMcpServer(engine: Engine, tools: readonly ToolDefinition[]
           .catch(() => undefined);
       },
     };
-    const result = await runTool(engine, tool, request.params.arguments, call);
+    let current: Engine;
+    try {
+      current = typeof engine === 'function' ? await engine() : engine;
+    } catch (e) {
+      return errorResult(tool, toHashlineError(e));
+    }
+    const result = await runTool(current, tool, request.params.arguments, call);
     await sent;
     return result;
   });

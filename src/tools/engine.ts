@@ -10,6 +10,7 @@ import { LockManager } from '../io/file-lock.js';
 import { historyFileFor, persistHistory } from '../io/history-file.js';
 import { PathGuard } from '../io/path-guard.js';
 import path from 'node:path';
+import { HashlineError } from '../core/errors.js';
 
 export interface Engine {
   readonly config: EngineConfig;
@@ -22,6 +23,11 @@ export interface Engine {
   configState(): ConfigState;
   /** Looks at the configuration file (one stat), reloads it when it changed, and returns what is in force. */
   refreshConfig(): Promise<ConfigState>;
+  /**
+   * Replaces the roots (an MCP client's `roots/list_changed`): the first is where relative paths
+   * resolve; absolute paths inside any of them are admitted. Applies from the next call.
+   */
+  setRoots(roots: readonly string[]): Promise<void>;
 }
 
 export interface EngineOptions {
@@ -31,17 +37,22 @@ export interface EngineOptions {
   configSource?: ConfigSource;
   /** Files no tool may read or change (the server's token file). */
   seal?: readonly string[];
+  /** Sweep dead lock files under the root at start (default true; a one-shot command skips it). */
+  sweepLocks?: boolean;
 }
 
 export async function createEngine(config: EngineConfig, options: EngineOptions = {}): Promise<Engine> {
   const source = options.configSource ?? ConfigSource.fixed();
-  // The configuration file in use and the default one at the root are the operator's: no tool may change them.
-  const protect = [path.join(config.root, DEFAULT_CONFIG_NAME), ...(source.location ? [source.location.path] : [])];
+  let roots: readonly string[] = [config.root, ...(config.roots ?? [])];
+  // The configuration file in use and the default one at each root are the operator's: no tool may change them.
+  const protect = () => [...roots.map((r) => path.join(r, DEFAULT_CONFIG_NAME)), ...(source.location ? [source.location.path] : [])];
   const guardFor = (state: ConfigState) =>
-    PathGuard.create({ root: config.root, ...mergeLists(config.cliLists, state.settings.lists), protect, seal: options.seal });
+    PathGuard.create({ root: roots[0]!, roots: roots.slice(1), ...mergeLists(config.cliLists, state.settings.lists), protect: protect(), seal: options.seal });
   // The first generation's lists are already merged into `config` (the command line's and the file's).
-  let guard = await PathGuard.create({ ...config, protect, seal: options.seal });
+  let guard = await PathGuard.create({ ...config, roots: roots.slice(1), protect: protect(), seal: options.seal });
   let guardGeneration = source.current.generation;
+  /** Bumped by every rebuild of the guard, so a slower, older rebuild never replaces a newer one. */
+  let builds = 0;
   const history = new SnapshotStore();
   if (config.persistHistory) persistHistory(history, historyFileFor(guard.realRoot, options.stateDir), guard.realRoot);
   const locks = new LockManager({ root: guard.realRoot, display: (abs) => guard.display(abs) });
@@ -49,7 +60,7 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   // clears them under the root in slices (io/lock-sweep.ts) while the engine serves:
   // the first slice runs before this returns (a small tree is swept whole), and a dead lock not
   // reached yet is taken over by the first writer that meets it.
-  void locks.recoverStale().catch(() => 0);
+  if (options.sweepLocks !== false) void locks.recoverStale().catch(() => 0);
   const engine: Engine = {
     config,
     get guard() {
@@ -62,13 +73,31 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
       const state = source.refresh();
       if (state.generation !== guardGeneration) {
         const generation = state.generation;
+        const build = ++builds;
         const next = await guardFor(state);
-        if (generation > guardGeneration) {
+        if (generation > guardGeneration && build === builds) {
           guard = next;
           guardGeneration = generation;
         }
       }
       return source.current;
+    },
+    async setRoots(next) {
+      if (next.length === 0) throw new HashlineError('invalid_arguments', 'at least one root is needed');
+      const previous = roots;
+      roots = [...next];
+      const build = ++builds;
+      try {
+        const state = source.current;
+        const built = await guardFor(state);
+        if (build === builds) {
+          guard = built;
+          guardGeneration = state.generation;
+        }
+      } catch (e) {
+        roots = previous;
+        throw e;
+      }
     },
   };
   return Object.freeze(engine);
