@@ -72,7 +72,8 @@ function errorResult(tool: ToolDefinition, e: HashlineError): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: `[${e.code}] ${e.message}` }], structuredContent: { error: errorPayload(e) } };
 }
 
-function invalidArguments(error: z.ZodError): HashlineError {
+/** The coded error for arguments that do not match a tool's input schema (`batch_limit` for a batch out of 1-50). */
+export function invalidArguments(error: z.ZodError): HashlineError {
   const limit = error.issues.find((i) => i.code === 'custom' && (i.params as { hashline?: string } | undefined)?.hashline === BATCH_LIMIT_PARAM);
   if (limit) return new HashlineError('batch_limit', limit.message, { details: { path: limit.path.join('.') } });
   const issues = error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`);
