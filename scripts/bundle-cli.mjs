@@ -44,6 +44,8 @@ await build({
   ...output,
   bundle: true,
   platform: 'node',
+  // ESM builds first: a UMD build (jsonc-parser's main) requires its parts at run time, which a bundle cannot
+  mainFields: ['module', 'main'],
   format: 'esm',
   target: 'node20',
   minify: true,

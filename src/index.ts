@@ -1,103 +1,55 @@
-// The library's public surface: every export listed by name.
+// The library's public surface, every export listed by name. Four entry points:
+// - an engine over a folder (`createEngine({ root })`) and the tools run on it (`callTool`);
+// - the HTTP client of `hashline serve` (`HashlineClient`);
+// - the MCP and HTTP servers, to embed in a process of your own;
+// - the error codes every face reports.
+// The Vercel AI SDK adapter is its own entry point: `import { aiSdkTools } from 'hashline/ai'`.
+// Everything else in the package is internal and may change without notice.
 
-export { HashlineError, ERROR_CODES, isHashlineError, toHashlineError } from './core/errors.js';
-export type { ErrorCode, HashlineErrorOptions } from './core/errors.js';
-export { computeTag, formatHeader, normalizeForTag, TagHasher, isTag } from './core/tag.js';
-export { xxhash32, Xxh32 } from './core/xxhash32.js';
-export { parseDoc, serializeDoc, docText, docFromText, splitLines, normalizeToLf } from './core/text-doc.js';
-export type { TextDoc, LineEnding } from './core/text-doc.js';
-export { decodeBytes, encodeText } from './core/text-codec.js';
-export { mergeConfig, MAX_BATCH_FILES, MAX_MESSAGE_BYTES } from './core/config.js';
-export { ConfigSchema } from './core/config-schema.js';
-export type { EngineConfig, ConfigFile, Family } from './core/config.js';
-export { SnapshotStore } from './core/history/snapshot-store.js';
-export { NullHistory } from './core/history/null-history.js';
-export { resolveHistory, parseHistoryFlag, DEFAULT_HISTORY } from './core/history/history-settings.js';
-export type { HistorySettings } from './core/history/history-settings.js';
-export type {
-  HistoryStore, HistoryQuery, HistoryOrigin, HistoryStatus, HistoryLimits, Version, LogEntry, FeedQuery, StoredContent, RecordOptions,
-} from './core/history/history-store.js';
-export { openHistory } from './io/history/open-history.js';
-export { DurableHistory } from './io/history/durable-history.js';
-export { recordChange, recordRename } from './tools/record-change.js';
-export { MAX_PATHS, MAX_VERSIONS_PER_PATH, MAX_SNAPSHOT_BYTES } from './core/history/limits.js';
-export { PathGuard } from './io/path-guard.js';
-export type { ResolvedPath, GuardOptions } from './io/path-guard.js';
-export { createEngine, engineForCall } from './tools/engine.js';
+// engine and tools
+export { createEngine } from './api/create-engine.js';
+export type { CreateEngineOptions } from './api/create-engine.js';
 export type { Engine } from './tools/engine.js';
+export { callTool } from './api/call-tool.js';
+export type { ToolReply, ToolError, CallOptions } from './api/call-tool.js';
 export { ALL_TOOLS, selectTools } from './tools/registry.js';
-export { fsAstEditTool, runAstEdit, validateAstEdit, DEFAULT_MAX_FILES } from './tools/fs-ast-edit.js';
-export type { FsAstEditInput, FsAstEditOutput } from './tools/fs-ast-edit.js';
-export { rewriteText } from './lang/rewrite.js';
-export { applyEdits } from './core/text-edits.js';
-export type { RewriteOp, RewriteOutcome, OpReport } from './lang/rewrite.js';
-export type { TextEdit } from './core/text-edits.js';
-export { compilePattern } from './lang/pattern-context.js';
-export { parseTemplate, renderTemplate } from './lang/rewrite-template.js';
-export { expandPaths } from './io/expand-paths.js';
-export type { Candidate, Expansion } from './io/expand-paths.js';
-export type { ToolDefinition, ToolOutput, CallContext } from './tools/tool.js';
-export { createMcpServer, runTool } from './mcp/server.js';
-export { LimitedStdioTransport } from './mcp/stdio-transport.js';
-export { lineWindow, LineSlicer, sliceLines } from './core/line-window.js';
-export type { LineWindow, LineWindowQuery, LineWindowResult } from './core/line-window.js';
-export { HashlineClient } from './http/client.js';
-export type { HashlineClientOptions, LineRange } from './http/client.js';
-export { createHttpServer } from './http/server.js';
-export type { HttpServerOptions, HttpServer } from './http/server.js';
-export { DEFAULT_HTTP_LIMITS } from './http/limits.js';
-export type { HttpLimits } from './http/limits.js';
-export { parseEditOps } from './core/edit/parse.js';
-export { printEditOps } from './core/edit/print.js';
-export { resolvePlan, checkConflicts } from './core/edit/plan.js';
-export { applyHunks, materialize, textLines } from './core/edit/apply.js';
-export { pieceDiff } from './core/edit/piece-diff.js';
-export { repairBalance } from './core/edit/balance-repair.js';
-export type { PieceDiff, DiffSide } from './core/edit/piece-diff.js';
-export type { EditOp, EditPlan, Hunk, Piece, BlockResolver } from './core/edit/ops.js';
-export { decideEdit } from './core/merge/recover.js';
-export type { EditRequest, EditDecision, EditRoute, SessionVersion } from './core/merge/recover.js';
-export { MISMATCH_CONTEXT } from './core/merge/mismatch.js';
-export { MERGE_MARGIN } from './core/merge/recover.js';
-export { planRestore } from './core/rollback/restore-plan.js';
-export type { RestorePlan, RestoreRequest } from './core/rollback/restore-plan.js';
-export { fsEditTool } from './tools/fs-edit.js';
-export { fsRollbackTool } from './tools/fs-rollback.js';
+export type { ToolDefinition, ToolAnnotations, Progress } from './tools/tool.js';
 export { fsReadTool } from './tools/fs-read.js';
 export { fsWriteTool } from './tools/fs-write.js';
-export { resolveBlock } from './lang/blocks.js';
-export { findSymbol } from './lang/symbols.js';
-export { searchSymbol } from './lang/symbol-search.js';
-export { parseLineRange } from './core/line-range.js';
-export { stripWritePrefixes } from './core/prefix-strip.js';
-export { scanLines } from './io/line-reader.js';
-export { VERSION } from './version.js';
+export { fsEditTool } from './tools/fs-edit.js';
+export { fsAstEditTool } from './tools/fs-ast-edit.js';
+export { fsRollbackTool } from './tools/fs-rollback.js';
 export { fsListTool } from './tools/fs-list.js';
 export { fsSearchTool } from './tools/fs-search.js';
 export { fsOutlineTool } from './tools/fs-outline.js';
 export { fsReferencesTool } from './tools/fs-references.js';
-export { compileSearchPattern } from './core/search-pattern.js';
-export type { SearchPattern, SearchPatternInput } from './core/search-pattern.js';
-export { outlineOf } from './lang/outline.js';
-export type { OutlineSymbol } from './lang/outline.js';
-export { referencesIn } from './lang/references.js';
-export type { Reference, ReferenceRole } from './lang/references.js';
+export { fileHashTool } from './tools/file-hash.js';
+export { fileCapabilitiesTool } from './tools/file-capabilities.js';
+export { fileReadTool } from './tools/file-read.js';
+export { fileWriteTool } from './tools/file-write.js';
 export { filePatchTool } from './tools/file-patch.js';
-export type { FilePatchInput } from './tools/file-patch.js';
-export { placeBlock } from './core/aider/cascade.js';
-export { applyBlocks } from './core/aider/apply-blocks.js';
-export type { AiderBlock, AiderMethod, CascadeOutcome, Placement, LineSpan } from './core/aider/types.js';
-export { ReceiptBook, RECEIPT_TTL_MS } from './core/receipt-book.js';
 export { fileRenameTool } from './tools/file-rename.js';
 export { fileChattrTool } from './tools/file-chattr.js';
 export { fileDeleteTool } from './tools/file-delete.js';
-export { commitBatch } from './io/batch-commit.js';
-export type { FileChange, BatchOptions, ChangeOutcome } from './io/batch-commit.js';
-export { importsOf } from './lang/imports.js';
-export type { ImportRef, ImportFamily } from './lang/imports.js';
-export { scanReferences } from './lang/reference-scan.js';
-export type { Importer, ScanReport, TargetReport } from './lang/reference-scan.js';
-export { resolveSqlSelection, sqlOutcome, normalizeSqlTarget, SqlSelectionSchema, SQL_POLICIES } from './core/sql-selection.js';
-export type { SqlPolicy, SqlSelection, SqlDefaults, SqlPlan, SqlOutcome, SqlStatus, SqlDiagnostic, SqlResult, SqlTarget } from './core/sql-selection.js';
-export { SqlValidator, SQL_LIMITS } from './io/sql-worker.js';
-export type { SqlValidatorOptions, SqlValidatorLoad, SqlLimits, SqlClock } from './io/sql-worker.js';
+export type { ReadResult, WriteResult, EditResult, RollbackResult } from './tools/hashline-results.js';
+
+// the content tag of the hashline family (`¶path#TAG`)
+export { computeTag, formatHeader } from './core/tag.js';
+
+// the durable history (engine.history.query, when the store is durable)
+export type { HistoryStore, HistoryQuery, HistoryStatus, LogEntry, FeedQuery } from './core/history/history-store.js';
+
+// HTTP client
+export { HashlineClient } from './http/client.js';
+export type { HashlineClientOptions, LineRange } from './http/client.js';
+
+// servers to embed
+export { createMcpServer } from './mcp/server.js';
+export { createHttpServer } from './http/server.js';
+export type { HttpServerOptions, HttpServer } from './http/server.js';
+
+// errors
+export { HashlineError, isHashlineError, ERROR_CODES, CODES } from './core/errors.js';
+export type { ErrorCode } from './core/errors.js';
+
+export { VERSION } from './version.js';

@@ -3,12 +3,13 @@
 // prints the content of one version of PATH. Paths go through the guard: a file the read policy
 // refuses is listed without content and `--show` refuses it. Exit 0 ok, 1 refused, 2 usage.
 
-import { HashlineError, toHashlineError } from '../core/errors.js';
+import { toHashlineError } from '../core/errors.js';
 import type { LogEntry } from '../core/history/history-store.js';
 import { displayPath } from '../core/path-policy.js';
 import type { ResolvedPath } from '../io/path-guard.js';
 import { createEngine, type Engine } from '../tools/engine.js';
-import { parseEngineArgs } from './options.js';
+import { ENGINE_FLAGS, engineConfigFor, parseFlags } from './options.js';
+import { usageError } from './usage.js';
 
 const HISTORY_FLAGS = {
   json: { type: 'boolean' },
@@ -24,7 +25,7 @@ function refuse(message: string): void {
 function positiveInt(raw: unknown, flag: string): number | undefined {
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string' || !/^[1-9][0-9]*$/.test(raw)) {
-    throw new HashlineError('invalid_arguments', `--${flag} takes a positive integer, not \`${String(raw)}\``);
+    throw usageError('history', `--${flag} takes a positive integer, not \`${String(raw)}\``);
   }
   return Number(raw);
 }
@@ -52,8 +53,9 @@ function row(engine: Engine, e: LogEntry, withPath: boolean): string {
 }
 
 export async function historyCommand(argv: string[]): Promise<void> {
-  const { config, configSource, values, positionals } = parseEngineArgs(argv, HISTORY_FLAGS, { positionals: true });
-  if (positionals.length > 1) throw new HashlineError('invalid_arguments', `history takes at most one PATH, got ${positionals.length}`);
+  const { values, positionals } = parseFlags('history', argv, { ...ENGINE_FLAGS, ...HISTORY_FLAGS }, true);
+  if (positionals.length > 1) throw usageError('history', `history takes at most one PATH, got ${positionals.length}`);
+  const { config, configSource } = engineConfigFor(values, [(values.root as string | undefined) ?? process.cwd()]);
   const limit = positiveInt(values.limit, 'limit') ?? 50;
   const show = positiveInt(values.show, 'show');
   const json = values.json === true;
@@ -66,7 +68,7 @@ export async function historyCommand(argv: string[]): Promise<void> {
     }
     const input = positionals[0];
     if (input === undefined) {
-      if (show !== undefined) throw new HashlineError('invalid_arguments', '--show needs the PATH of the version');
+      if (show !== undefined) throw usageError('history', '--show needs the PATH of the version');
       const feed = await query.feed({ limit });
       process.stdout.write(json ? `${JSON.stringify(feed, null, 2)}\n` : feed.map((e) => `${row(engine, e, true)}\n`).join(''));
       return;

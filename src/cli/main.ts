@@ -1,29 +1,12 @@
 #!/usr/bin/env node
-// The `hashline` command: dispatches to a subcommand and turns coded errors into exit status 2.
+// The `hashline` command: dispatches to a subcommand (loaded on use) and turns errors into exit
+// statuses: 2 for usage errors and failed starts of a server, 1 for a refusal of a command for
+// people and scripts (read, edit, hash, rollback).
 
 import { isHashlineError } from '../core/errors.js';
 import { VERSION } from '../version.js';
-
-const USAGE = `hashline ${VERSION}: a safe file-system boundary for AI coding agents
-
-Usage:
-  hashline mcp   [--root DIR] [--allow PATH]... [--block PATH]... [--read-allow PATH]...
-                 [--read-block PATH]... [--config FILE] [--tools LIST] [--history STORE]
-      Serve the tools over MCP on stdio. --root defaults to the working directory.
-      --tools takes tool names and/or the families "hashline" and "boundary" (default: both).
-      --history sqlite|memory|off|postgres://...: where versions are kept (default sqlite: one
-      private file per root under $XDG_STATE_HOME/hashline/, shared by every process of the root).
-  hashline serve [--root DIR] [--host 127.0.0.1] [--port 9000] [--token-file FILE] [--allowed-host HOST]...
-                 [--max-body-bytes N] [--disk-reserve-bytes N] [--max-tar-members N] [--max-tar-bytes N]
-                 [--body-idle-timeout-ms N] [--request-timeout-ms N] [--lock-timeout-ms N]
-                 (plus the engine flags of mcp)
-      Serve the HTTP file API (/v1/fs/file, /v1/fs/tar) and MCP over Streamable HTTP at /mcp.
-      The token may also come from HASHLINE_TOKEN; beyond loopback a token is required.
-  hashline history [PATH] [--json] [--limit N] [--show ID]  (plus the engine flags of mcp)
-      List the versions of PATH in the history, newest first (without PATH: the root's recent
-      changes); --show ID prints one version's content. Exit 0 ok, 1 refused, 2 usage.
-  hashline --help | --version
-`;
+import { helpFor, HELP } from './help.js';
+import { isUsageError } from './usage.js';
 
 type Command = (argv: string[]) => Promise<void>;
 
@@ -31,13 +14,39 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   // loaded on use, so `serve` does not pay for what only `mcp` needs, and the reverse
   mcp: async () => (await import('./mcp-command.js')).mcpCommand,
   serve: async () => (await import('./serve-command.js')).serveCommand,
+  lang: async () => (await import('./lang-command.js')).langCommand,
+  read: async () => (await import('./commands/read.js')).readCommand,
+  edit: async () => (await import('./commands/edit.js')).editCommand,
+  hash: async () => (await import('./commands/hash.js')).hashCommand,
   history: async () => (await import('./history-command.js')).historyCommand,
+  rollback: async () => (await import('./commands/rollback.js')).rollbackCommand,
 };
+
+/** Servers exit 2 when they cannot start; the commands for people exit 1 when refused. */
+const SERVERS = new Set(['mcp', 'serve', 'lang']);
+const LOCAL_COMMANDS = new Set(['read', 'edit', 'hash', 'rollback']);
+
+async function printHelp(command: string | undefined): Promise<void> {
+  let text = helpFor(command);
+  if (command === undefined || command === 'lang') {
+    // the grammars installed here (found without loading them)
+    const { grammarStatus } = await import('../lang/registry.js');
+    const status = grammarStatus();
+    const have = status.filter((g) => g.source !== 'missing').map((g) => g.id);
+    const missing = status.filter((g) => g.source === 'missing').map((g) => g.id);
+    text += `\nGrammars installed: ${have.join(', ')}\n`;
+    if (missing.length > 0) text += `Not installed (hashline lang add NAME): ${missing.join(', ')}\n`;
+  }
+  if (command === undefined || command === 'history' || command === 'mcp' || command === 'serve') {
+    text += (await import('./history-help.js')).historyHelpLine();
+  }
+  process.stdout.write(text);
+}
 
 export async function main(argv: string[]): Promise<void> {
   const [cmd, ...rest] = argv;
   if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
-    process.stdout.write(USAGE + (await import('./history-help.js')).historyHelpLine());
+    await printHelp(cmd === 'help' && rest[0] !== undefined && rest[0] in HELP ? rest[0] : undefined);
     return;
   }
   if (cmd === '--version' || cmd === '-v') {
@@ -46,19 +55,30 @@ export async function main(argv: string[]): Promise<void> {
   }
   const load = COMMANDS[cmd];
   if (!load) {
-    process.stderr.write(`hashline: unknown command \`${cmd}\`\n\n${USAGE}`);
+    const hint = cmd.startsWith('-') ? '' : cmd.includes('/') || cmd === '.' ? `; to serve the folder \`${cmd}\`, run \`hashline mcp --root ${cmd}\`` : '';
+    process.stderr.write(`hashline: unknown command \`${cmd}\`${hint}\n\n${helpFor(undefined)}`);
     process.exitCode = 2;
     return;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(USAGE + (await import('./history-help.js')).historyHelpLine());
+    await printHelp(cmd);
     return;
   }
-  await (await load())(rest);
+  try {
+    try {
+      await (await load())(rest);
+    } finally {
+      // the commands for people store what they recorded before the process ends
+      if (LOCAL_COMMANDS.has(cmd)) await (await import('./commands/local-engine.js')).closeLocalEngines();
+    }
+  } catch (e) {
+    const msg = isHashlineError(e) ? `[${e.code}] ${e.message}` : e instanceof Error ? e.message : String(e);
+    process.stderr.write(`hashline: ${msg}\n`);
+    process.exit(isUsageError(e) || SERVERS.has(cmd) ? 2 : 1);
+  }
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
-  const msg = isHashlineError(e) ? `[${e.code}] ${e.message}` : e instanceof Error ? e.message : String(e);
-  process.stderr.write(`hashline: ${msg}\n`);
+  process.stderr.write(`hashline: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(2);
 });

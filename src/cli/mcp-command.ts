@@ -1,19 +1,48 @@
-// `hashline mcp`: MCP over stdio. Logs go to stderr only; stdout carries the protocol.
+// `hashline mcp`: MCP over stdio. Logs go to stderr only; stdout carries the protocol. With
+// --root the engine is built before the first message (a bad configuration stops the start);
+// without it, the client's MCP roots decide once it has initialized (mcp/roots.ts).
 
 import { createMcpServer } from '../mcp/server.js';
+import { RootsBinding } from '../mcp/roots.js';
 import { LimitedStdioTransport } from '../mcp/stdio-transport.js';
-import { createEngine } from '../tools/engine.js';
+import { createEngine, type Engine } from '../tools/engine.js';
 import { selectTools } from '../tools/registry.js';
-import { parseEngineArgs } from './options.js';
+import { ENGINE_FLAGS, engineConfigFor, noRootError, parseFlags, unsafeDefaultRoot } from './options.js';
+
+const toolFlag = (raw: unknown) =>
+  raw === undefined ? undefined : (raw as string[]).flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== '');
+
+const log = (line: string) => process.stderr.write(`hashline: ${line}\n`);
 
 export async function mcpCommand(argv: string[]): Promise<void> {
-  const { config, configSource } = parseEngineArgs(argv, {});
-  const tools = selectTools(config.tools);
-  const engine = await createEngine(config, { configSource });
-  const server = createMcpServer(engine, tools);
+  const { values } = parseFlags('mcp', argv, ENGINE_FLAGS);
+  const given = values.root as string | undefined;
+  const built: Engine[] = [];
+  const build = async (roots: string[]) => {
+    const { config, configSource } = engineConfigFor(values, roots);
+    const engine = await createEngine(config, { configSource });
+    built.push(engine);
+    return engine;
+  };
+  let server;
+  if (given !== undefined) {
+    const engine = await build([given]);
+    const tools = selectTools(engine.config.tools);
+    server = createMcpServer(engine, tools);
+    log(`MCP on stdio, root ${engine.guard.root}, ${tools.length} tools`);
+  } else {
+    // The tools are listed before the roots are known: --tools, or `tools` of a configuration file
+    // named by --config or HASHLINE_CONFIG (a hashline.toml found at a root later is not read for them).
+    const explicitConfig = values.config !== undefined || (process.env.HASHLINE_CONFIG ?? '') !== '';
+    const tools = selectTools(explicitConfig ? engineConfigFor(values, [process.cwd()]).config.tools : toolFlag(values.tools));
+    const why = unsafeDefaultRoot();
+    const binding = new RootsBinding({ build, cwd: process.cwd(), refuseCwd: why === null ? null : noRootError(why), log });
+    server = createMcpServer(() => binding.engine(), tools);
+    binding.attach(server);
+    log(`MCP on stdio, ${tools.length} tools; the root comes from the client's MCP roots (or --root)`);
+  }
   const transport = new LimitedStdioTransport();
   // what was recorded but not yet committed (an asynchronous store) is committed before leaving
-  transport.onclose = () => void engine.history.close().finally(() => process.exit(0));
+  transport.onclose = () => void Promise.allSettled(built.map((e) => e.history.close())).finally(() => process.exit(0));
   await server.connect(transport);
-  process.stderr.write(`hashline: MCP on stdio, root ${engine.guard.root}, ${tools.length} tools\n`);
 }

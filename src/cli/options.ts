@@ -1,9 +1,13 @@
-// Parsing of the shared command-line flags into a validated engine configuration.
+// Parsing of the shared command-line flags into a validated engine configuration, the usage
+// errors every subcommand reports the same way (exit 2), and the rule for a missing --root.
 
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { mergeConfig, type EngineConfig } from '../core/config.js';
+import { HashlineError } from '../core/errors.js';
 import { ConfigSource, locateConfig } from '../io/config-file.js';
+import { usageError } from './usage.js';
 
 export const ENGINE_FLAGS = {
   root: { type: 'string' },
@@ -16,22 +20,55 @@ export const ENGINE_FLAGS = {
   history: { type: 'string' },
 } as const;
 
-/** Parses argv (without the command) with the engine flags plus `extra` flags. */
-export function parseEngineArgs<E extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(
-  argv: string[],
-  extra: E,
-  options: { positionals?: boolean } = {},
-) {
-  const { values, positionals } = parseArgs({ args: argv, options: { ...ENGINE_FLAGS, ...extra }, strict: true, allowPositionals: options.positionals === true });
-  const v = values as Record<string, string | string[] | boolean | undefined>;
+type FlagSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
+export type FlagValues = Record<string, string | string[] | boolean | undefined>;
+
+export { isUsageError, usageError } from './usage.js';
+
+/** Parses flags; unknown flags and (unless `positionals`) positional arguments are usage errors. */
+export function parseFlags<E extends FlagSpec>(command: string, argv: string[], spec: E, positionals = false): { values: FlagValues; positionals: string[] } {
+  let parsed: { values: unknown; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options: spec, strict: true, allowPositionals: true });
+  } catch (e) {
+    throw usageError(command, (e as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+  }
+  if (!positionals && parsed.positionals.length > 0) {
+    const first = parsed.positionals[0]!;
+    const hint = 'root' in spec ? `; to serve the folder \`${first}\`, give \`--root ${first}\`` : '';
+    throw usageError(command, `\`hashline ${command}\` takes no positional argument, got \`${first}\`${hint}`);
+  }
+  return { values: parsed.values as FlagValues, positionals: parsed.positionals };
+}
+
+/** Why the working directory may not serve as the root without --root (null: it may). */
+export function unsafeDefaultRoot(cwd: string = process.cwd(), home: string = os.homedir()): string | null {
+  const dir = path.resolve(cwd);
+  if (dir === '/') return 'the working directory is `/`, the whole file system';
+  if (home !== '' && dir === path.resolve(home)) return `the working directory is the home directory (${dir})`;
+  return null;
+}
+
+/** The refusal a server without a root gives to every call (and to its start, where it has no client roots). */
+export function noRootError(why: string): HashlineError {
+  return new HashlineError(
+    'invalid_arguments',
+    `no root to serve: hashline was started without --root, the client offered no MCP roots, and ${why}. Restart it with --root DIR (the project folder), or from the project folder.`,
+  );
+}
+
+/** The engine configuration for `roots` (the first is the root) from parsed engine flags. */
+export function engineConfigFor(values: FlagValues, roots: readonly string[]): { config: EngineConfig; configSource: ConfigSource } {
+  const v = values;
   const list = (k: string) => (v[k] as string[] | undefined) ?? [];
   const tools = v.tools === undefined ? undefined : list('tools').flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== '');
-  const root = path.resolve((v.root as string | undefined) ?? process.cwd());
+  const root = path.resolve(roots[0]!);
   // a bad configuration file stops the start here, with its line and the reason
   const configSource = ConfigSource.open(locateConfig(v.config as string | undefined, root));
   const config: EngineConfig = mergeConfig(
     {
       root,
+      roots: roots.slice(1).map((r) => path.resolve(r)),
       allow: list('allow').map((p) => path.resolve(p)),
       block: list('block').map((p) => path.resolve(root, p)),
       readAllow: list('read-allow').map((p) => path.resolve(p)),
@@ -41,5 +78,19 @@ export function parseEngineArgs<E extends Record<string, { type: 'string' | 'boo
     },
     configSource.initialDoc,
   );
-  return { config, configSource, values: v, positionals };
+  return { config, configSource };
+}
+
+/**
+ * Parses argv (without the command) with the engine flags plus `extra` flags. Without --root the
+ * working directory is the root, unless it is `/` or the home directory (refused, naming --root).
+ */
+export function parseEngineArgs<E extends FlagSpec>(argv: string[], extra: E, command = 'serve') {
+  const { values } = parseFlags(command, argv, { ...ENGINE_FLAGS, ...extra });
+  const given = values.root as string | undefined;
+  if (given === undefined) {
+    const why = unsafeDefaultRoot();
+    if (why !== null) throw usageError(command, `refusing to serve without --root: ${why}. Give --root DIR`);
+  }
+  return { ...engineConfigFor(values, [given ?? process.cwd()]), values };
 }

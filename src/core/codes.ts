@@ -46,6 +46,7 @@ export const CODES = {
   edit_overlap: { meaning: 'two edits touch the same lines', retryable: false },
   edit_rejected: { meaning: 'the file changed since it was read and no safe merge exists', retryable: false, next: 'fs_read' },
   tag_missing: { meaning: 'no content tag was given for an edit', retryable: false, next: 'fs_read' },
+  tag_malformed: { meaning: 'the content tag is not 4 hexadecimal digits', retryable: false, next: 'fs_read' },
   tag_unknown: { meaning: 'the content tag is not from this session', retryable: false, next: 'fs_read' },
   stale_tag: { meaning: 'the content tag no longer matches the file', retryable: false, next: 'fs_read' },
   generated_file: { meaning: 'the file is marked as machine-generated', retryable: false },

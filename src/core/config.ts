@@ -19,7 +19,10 @@ export type Family = (typeof FAMILIES)[number];
 export type ConfigFile = ConfigDoc;
 
 export interface EngineConfig {
+  /** The first root: relative paths resolve against it. */
   readonly root: string;
+  /** Further roots (an MCP client may offer several): absolute paths inside them are admitted. */
+  readonly roots?: readonly string[] | undefined;
   readonly allow: readonly string[];
   readonly block: readonly string[];
   readonly readAllow?: readonly string[] | undefined;
@@ -33,6 +36,7 @@ export interface EngineConfig {
 
 type CliValues = {
   root: string;
+  roots?: readonly string[] | undefined;
   allow: string[];
   block: string[];
   readAllow: string[];
@@ -66,6 +70,7 @@ export function mergeConfig(cli: CliValues, file: ConfigDoc = {}): EngineConfig 
   const lists = mergeLists(cliLists, { allow: file.allow, block: file.block, readAllow: file.read_allow, readBlock: file.read_block });
   return Object.freeze({
     root: cli.root,
+    ...(cli.roots && cli.roots.length > 0 ? { roots: cli.roots } : {}),
     ...lists,
     cliLists,
     tools: cli.tools ?? file.tools,

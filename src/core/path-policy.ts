@@ -12,6 +12,8 @@ export type Scope = 'read' | 'write';
 export interface PathPolicyConfig {
   /** Absolute, normalized (and, in practice, real) root directory. */
   readonly root: string;
+  /** Further roots (MCP clients may offer several): a path inside any of them is inside the boundary. */
+  readonly roots?: readonly string[] | undefined;
   readonly allow: readonly string[];
   readonly block: readonly string[];
   /** When set, these replace allow/block for reads. */
@@ -75,6 +77,12 @@ function lists(config: PathPolicyConfig, scope: Scope): { allow: readonly string
   return { allow: config.allow, block: config.block };
 }
 
+/** The root of the policy that holds `abs` (the first one when several do), or undefined. */
+export function containingRoot(abs: string, config: Pick<PathPolicyConfig, 'root' | 'roots'>): string | undefined {
+  if (isWithin(abs, config.root)) return config.root;
+  return config.roots?.find((r) => isWithin(abs, r));
+}
+
 /** Decides a normalized absolute path against the policy, with no disk access. */
 export function decide(abs: string, config: PathPolicyConfig, scope: Scope): Verdict {
   if (config.seal?.includes(abs) || (scope === 'write' && config.protect?.includes(abs))) {
@@ -82,8 +90,9 @@ export function decide(abs: string, config: PathPolicyConfig, scope: Scope): Ver
   }
   // hashline's own lock files (core/lock-names.ts) are never read, written or listed by a tool:
   // any component below the root so named, or the last one of a path outside it
-  const inRoot = isWithin(abs, config.root);
-  if (pathHasLockName(inRoot ? abs.slice(config.root.length) : abs.slice(abs.lastIndexOf('/')))) {
+  const holder = containingRoot(abs, config);
+  const inRoot = holder !== undefined;
+  if (pathHasLockName(holder !== undefined ? abs.slice(holder.length) : abs.slice(abs.lastIndexOf('/')))) {
     return { kind: 'denied', abs, code: 'path_blocked', reason: LOCK_FILE_REASON };
   }
   const { allow, block } = lists(config, scope);

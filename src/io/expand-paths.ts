@@ -65,7 +65,7 @@ async function ancestorRules(rootReal: string, dir: string): Promise<(real: stri
 
 async function walkUnder(guard: PathGuard, base: ResolvedPath, options: ExpandOptions, match?: (rel: string) => boolean): Promise<Candidate[]> {
   const out: Candidate[] = [];
-  const ignoredAbove = await ancestorRules(guard.realRoot, base.real);
+  const ignoredAbove = await ancestorRules(guard.realRootOf(base.real), base.real);
   const walkOptions = { scope: options.scope ?? 'write', signal: options.signal, ...(options.accept ? { accept: options.accept } : {}) };
   for await (const f of walkFiles(guard, base.real, walkOptions)) {
     if (match && !match(path.relative(base.real, f.real).split(path.sep).join('/'))) continue;

@@ -80,7 +80,7 @@ function linkInfo(guard: PathGuard, abs: string, scope: Scope): Pick<ListedEntry
 /** Lists `startReal` (a real directory) to `depth` levels below it (1: its own entries only). */
 export async function listEntries(guard: PathGuard, startReal: string, options: ListOptions): Promise<ListedEntry[]> {
   const scope = options.scope ?? 'read';
-  const base = options.includeIgnored ? null : await ancestorRules(guard.realRoot, startReal);
+  const base = options.includeIgnored ? null : await ancestorRules(guard.realRootOf(startReal), startReal);
   const out: ListedEntry[] = [];
   let counted = 0;
   const rel = (abs: string) => abs.slice(startReal.length + 1);

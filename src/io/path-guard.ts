@@ -9,6 +9,7 @@ import { errnoText, HashlineError } from '../core/errors.js';
 import { cannotResolve, linkSwapped, symlinkEscape, tooManyLinks } from '../core/messages/guard.js';
 import {
   assertPathForm,
+  containingRoot,
   decide,
   displayPath,
   isWithin,
@@ -19,7 +20,10 @@ import {
 } from '../core/path-policy.js';
 
 export interface GuardOptions {
+  /** The first root: relative paths resolve against it, and paths inside it are shown relative to it. */
   root: string;
+  /** Further roots (an MCP client's other roots): absolute paths inside them are admitted too. */
+  roots?: readonly string[] | undefined;
   allow?: readonly string[];
   block?: readonly string[];
   readAllow?: readonly string[] | undefined;
@@ -134,27 +138,43 @@ export class PathGuard {
   readonly root: string;
   /** The root with links resolved. */
   readonly realRoot: string;
+  /** Every root (the first is `root`), as configured and with links resolved. */
+  readonly roots: readonly string[];
+  readonly realRoots: readonly string[];
   private readonly lexicalPolicy: PathPolicyConfig;
   private readonly realPolicy: PathPolicyConfig;
 
-  private constructor(root: string, realRoot: string, lexical: PathPolicyConfig, real: PathPolicyConfig) {
-    this.root = root;
-    this.realRoot = realRoot;
+  private constructor(lexical: PathPolicyConfig, real: PathPolicyConfig) {
+    this.root = lexical.root;
+    this.realRoot = real.root;
+    this.roots = Object.freeze([lexical.root, ...(lexical.roots ?? [])]);
+    this.realRoots = Object.freeze([real.root, ...(real.roots ?? [])]);
     this.lexicalPolicy = lexical;
     this.realPolicy = real;
   }
 
+  /** The real root that holds the real path `real` (the first root when none does). */
+  realRootOf(real: string): string {
+    return containingRoot(real, this.realPolicy) ?? this.realRoot;
+  }
+
   /** Builds a guard; the root must exist and be a directory. Lists are resolved once, here. */
   static async create(options: GuardOptions): Promise<PathGuard> {
+    const realDir = async (dir: string) => {
+      try {
+        const real = await fsp.realpath(dir);
+        const st = await fsp.stat(real);
+        if (!st.isDirectory()) throw new Error('not a directory');
+        return real;
+      } catch (e) {
+        throw new HashlineError('not_found', `root \`${dir}\` is not an existing directory`, { cause: e });
+      }
+    };
     const root = normalizeLexical(options.root, process.cwd());
-    let realRoot: string;
-    try {
-      realRoot = await fsp.realpath(root);
-      const st = await fsp.stat(realRoot);
-      if (!st.isDirectory()) throw new Error('not a directory');
-    } catch (e) {
-      throw new HashlineError('not_found', `root \`${root}\` is not an existing directory`, { cause: e });
-    }
+    const realRoot = await realDir(root);
+    const extra = [...new Set((options.roots ?? []).map((r) => normalizeLexical(r, process.cwd())))].filter((r) => r !== root);
+    const realExtra: string[] = [];
+    for (const r of extra) realExtra.push(await realDir(r));
     const norm = (list: readonly string[] | undefined) =>
       list === undefined ? undefined : list.map((p) => {
         assertPathForm(p);
@@ -175,9 +195,11 @@ export class PathGuard {
     const readBlock = norm(options.readBlock);
     const protect = norm(options.protect);
     const seal = norm(options.seal);
-    const lexical: PathPolicyConfig = Object.freeze({ root, allow, block, readAllow, readBlock, protect, seal });
+    const roots = extra.length > 0 ? extra : undefined;
+    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal });
     const real: PathPolicyConfig = Object.freeze({
       root: realRoot,
+      roots: realExtra.length > 0 ? realExtra : undefined,
       allow: (await realList(allow)) ?? [],
       block: (await realList(block)) ?? [],
       readAllow: await realList(readAllow),
@@ -185,14 +207,22 @@ export class PathGuard {
       protect: await realList(protect),
       seal: await realList(seal),
     });
-    return new PathGuard(root, realRoot, lexical, real);
+    return new PathGuard(lexical, real);
   }
 
-  /** Display form of an absolute path: relative to the root when inside it. */
+  /**
+   * Display form of an absolute path: relative to the first root when inside it; a path inside
+   * another root is shown whole (the client named that root itself).
+   */
   display(abs: string): string {
     if (isWithin(abs, this.root)) return displayPath(abs, this.root);
     if (isWithin(abs, this.realRoot)) return displayPath(abs, this.realRoot);
     return abs;
+  }
+
+  /** True when the absolute path lies inside one of the roots (as configured or real). */
+  private withinRoots(abs: string): boolean {
+    return containingRoot(abs, this.lexicalPolicy) !== undefined || containingRoot(abs, this.realPolicy) !== undefined;
   }
 
   /** True when a real path passes the policy for the scope (used to re-check what was opened). */
@@ -224,7 +254,7 @@ export class PathGuard {
    * the root, or the root's own location in an operating-system message).
    */
   private resolveError(input: string, lexical: string, e: unknown): HashlineError {
-    const shown = isWithin(lexical, this.root) || isWithin(lexical, this.realRoot) ? this.display(lexical) : input;
+    const shown = this.withinRoots(lexical) ? this.display(lexical) : input;
     if (e instanceof HashlineError) {
       if (e.code === 'link_swapped') return new HashlineError('link_swapped', linkSwapped(shown), { details: { path: shown }, cause: e });
       if (e.code === 'symlink_escape') return new HashlineError('symlink_escape', tooManyLinks(shown), { details: { path: shown }, cause: e });
@@ -247,7 +277,7 @@ export class PathGuard {
     assertPathForm(input);
     const lexical = normalizeLexical(input, this.root);
     let verdict = decide(lexical, this.lexicalPolicy, scope);
-    if (verdict.kind === 'denied' && verdict.code === 'path_outside_root' && isWithin(lexical, this.realRoot)) {
+    if (verdict.kind === 'denied' && verdict.code === 'path_outside_root' && containingRoot(lexical, this.realPolicy) !== undefined) {
       verdict = decide(lexical, this.realPolicy, scope);
     }
     if (verdict.kind !== 'allowed') throw verdictError(input, verdict);

@@ -10,7 +10,7 @@ import { ancestorRules, ignored } from './walk.js';
 /** Real paths of the files under the real directory `dirReal`, in walk order. */
 export async function filesUnder(guard: PathGuard, dirReal: string, match?: (rel: string) => boolean): Promise<string[]> {
   const all = listTree(guard, dirReal);
-  const above = await ancestorRules(guard.realRoot, dirReal);
+  const above = await ancestorRules(guard.realRootOf(dirReal), dirReal);
   if (above.length === 0 && !match) return [...all];
   const cut = dirReal === '/' ? 1 : dirReal.length + 1;
   return all.filter((real) => (above.length === 0 || !ignored(above, real, false)) && (!match || match(real.slice(cut))));

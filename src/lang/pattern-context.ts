@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import type { NapiConfig, SgNode } from '@ast-grep/napi';
 import { napi } from './napi.js';
 import { isAvailable, type LanguageInfo } from './registry.js';
+import { grammarNotInstalled } from '../core/messages/lang.js';
 
 export type Matcher = string | NapiConfig;
 
@@ -194,7 +195,7 @@ export function compilePattern(lang: LanguageInfo, pat: string): CompiledPattern
 }
 
 function compileUncached(lang: LanguageInfo, pat: string): CompiledPattern {
-  if (!isAvailable(lang)) return { ok: false, reason: `the ${lang.id} grammar is not available on this platform` };
+  if (!isAvailable(lang)) return { ok: false, reason: grammarNotInstalled(lang.id) };
   const exp = expandoChar(lang);
   const words = patternWords(pat);
   const direct = tryDirect(lang.id, pat, exp);

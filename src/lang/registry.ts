@@ -1,13 +1,15 @@
 // The language registry shared by reads (symbols, blocks), structural rewrites and the boundary
 // tools: which grammar a path gets, and parsing with it. ast-grep's built-in grammars are always
-// there; the @ast-grep/lang-* grammars are registered together on first use (ast-grep accepts one
-// registration per process), so start-up does not pay for them.
+// there; the @ast-grep/lang-* grammars installed with hashline or by `hashline lang add`
+// (grammar-packages.ts) are registered together on first use (ast-grep accepts one registration
+// per process), so start-up does not pay for them, and a grammar added later counts from the next start.
 
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Lang, SgRoot } from '@ast-grep/napi';
 import { napi } from './napi.js';
 import { HashlineError } from '../core/errors.js';
+import { grammarNotInstalled } from '../core/messages/lang.js';
+import { locateGrammar, loadGrammar, type GrammarSource } from './grammar-packages.js';
 
 export interface LanguageInfo {
   /** The name ast-grep knows the grammar by. */
@@ -71,7 +73,6 @@ let dynamicState: 'pending' | 'ready' | Error = 'pending';
 export function ensureDynamicLanguages(): void {
   if (dynamicState === 'ready') return;
   if (dynamicState instanceof Error) throw dynamicState;
-  const require = createRequire(import.meta.url);
   const regs: Record<string, { libraryPath: string; extensions: string[]; languageSymbol?: string; expandoChar?: string }> = {};
   // The grammar packages announce their prebuild with console.debug, which would corrupt a stdio
   // protocol stream: silence it while the library paths are resolved.
@@ -83,7 +84,9 @@ export function ensureDynamicLanguages(): void {
     for (const l of LANGUAGES) {
       if (!l.pkg || without.has(l.id)) continue;
       try {
-        const mod = require(l.pkg) as { libraryPath: string; extensions: string[]; languageSymbol?: string; expandoChar?: string };
+        const found = locateGrammar(l.pkg);
+        if (!found) continue;
+        const mod = loadGrammar(found);
         regs[l.id] = {
           libraryPath: mod.libraryPath,
           extensions: mod.extensions,
@@ -118,9 +121,28 @@ export function isAvailable(lang: LanguageInfo): boolean {
 export function parseWith(lang: LanguageInfo, text: string): SgRoot {
   if (lang.pkg) {
     ensureDynamicLanguages();
-    if (!available?.has(lang.id)) {
-      throw new HashlineError('unsupported_language', `the ${lang.id} grammar is not available on this platform`);
-    }
+    if (!available?.has(lang.id)) throw unsupportedLanguage(lang);
   }
   return napi().parse(lang.id as Lang, text);
+}
+
+/** The coded error for a grammar that is not installed here: names the command that installs it. */
+export function unsupportedLanguage(lang: LanguageInfo): HashlineError {
+  return new HashlineError('unsupported_language', grammarNotInstalled(lang.id), { details: { language: lang.id } });
+}
+
+export interface GrammarStatus {
+  readonly id: string;
+  readonly extensions: readonly string[];
+  /** `built-in`: part of ast-grep; `package`: installed with hashline; `user`: added by `hashline lang add`; `missing`. */
+  readonly source: 'built-in' | GrammarSource | 'missing';
+}
+
+/** Every grammar the registry knows and where it is installed (nothing is loaded). */
+export function grammarStatus(): GrammarStatus[] {
+  return LANGUAGES.map((l) => ({
+    id: l.id,
+    extensions: l.extensions,
+    source: l.pkg === undefined ? 'built-in' : (locateGrammar(l.pkg)?.source ?? 'missing'),
+  }));
 }

@@ -14,7 +14,7 @@ import { composeSources, lineSources } from '../core/line-sources.js';
 import { rewriteDiff, type RewriteDiff } from '../core/rewrite-diff.js';
 import { applyEdits, type TextEdit } from '../core/text-edits.js';
 import { compilePattern, patternWords, type Matcher } from './pattern-context.js';
-import { isAvailable, type LanguageInfo } from './registry.js';
+import { isAvailable, unsupportedLanguage, type LanguageInfo } from './registry.js';
 import { parseTemplate, renderTemplate, type Template } from './rewrite-template.js';
 
 export interface RewriteOp {
@@ -165,7 +165,7 @@ async function runOp(lang: LanguageInfo, raw: string, eol: string, op: RewriteOp
  * its diff. Throws `unsupported_language` when the grammar is missing.
  */
 export async function rewriteText(lang: LanguageInfo, raw: string, eol: string, ops: readonly RewriteOp[], strict = true, diffLabel?: string): Promise<RewriteOutcome> {
-  if (!isAvailable(lang)) throw new HashlineError('unsupported_language', `the ${lang.id} grammar is not available on this platform`);
+  if (!isAvailable(lang)) throw unsupportedLanguage(lang);
   const reports: OpReport[] = [];
   let text = raw;
   let sources: Int32Array | undefined;

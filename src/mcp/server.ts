@@ -74,7 +74,8 @@ function errorResult(tool: ToolDefinition, e: HashlineError): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: `[${e.code}] ${e.message}` }], structuredContent: { error: errorPayload(e) } };
 }
 
-function invalidArguments(error: z.ZodError): HashlineError {
+/** The coded error for arguments that do not match a tool's input schema (a rule that names its code, such as `batch_limit`, keeps it). */
+export function invalidArguments(error: z.ZodError): HashlineError {
   // a schema rule that names its own code (batch_limit, chattr_refused) is reported with it
   const codeOf = (i: z.core.$ZodIssue): ErrorCode | undefined => {
     const named = i.code === 'custom' ? String((i.params as { hashline?: string } | undefined)?.hashline) : '';
@@ -126,16 +127,22 @@ async function runToolUnfitted(engine: Engine, tool: ToolDefinition, args: unkno
   }
 }
 
-/** The instructions, plus a line when the history is not the durable one asked for (a fallback to memory). */
+/** The instructions, plus a line when the history is not the durable one asked for (a fallback to memory; an engine made after initialize is not known yet). */
 function withHistoryNote(instructions: string, engine: Engine): string {
   const warning = engine.history.status().warning;
   return warning === undefined ? instructions : `${instructions}\n\nHistory: ${warning}.`;
 }
 
-export function createMcpServer(engine: Engine, tools: readonly ToolDefinition[]): Server {
+/**
+ * The engine a call runs on, or a function that gives it when it is known (the MCP roots of a
+ * client arrive after `initialize`) or throws the coded refusal every call then answers.
+ */
+export type EngineSource = Engine | (() => Promise<Engine>);
+
+export function createMcpServer(engine: EngineSource, tools: readonly ToolDefinition[]): Server {
   const server = new Server(
     { name: 'hashline', version: VERSION },
-    { capabilities: { tools: {} }, instructions: withHistoryNote(INSTRUCTIONS, engine) },
+    { capabilities: { tools: {} }, instructions: typeof engine === 'function' ? INSTRUCTIONS : withHistoryNote(INSTRUCTIONS, engine) },
   );
   const byName = new Map(tools.map((t) => [t.name, t]));
   // stdio has no session id: one per server, so the log tells this client's calls from another's
@@ -173,7 +180,13 @@ export function createMcpServer(engine: Engine, tools: readonly ToolDefinition[]
           .catch(() => undefined);
       },
     };
-    const result = await runTool(engine, tool, request.params.arguments, call);
+    let current: Engine;
+    try {
+      current = typeof engine === 'function' ? await engine() : engine;
+    } catch (e) {
+      return errorResult(tool, toHashlineError(e));
+    }
+    const result = await runTool(current, tool, request.params.arguments, call);
     await sent;
     return result;
   });

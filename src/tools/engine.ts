@@ -14,6 +14,7 @@ import type { SqliteModule } from '../io/history/sqlite-runner.js';
 import { PathGuard } from '../io/path-guard.js';
 import { SqlValidator } from '../io/sql-worker.js';
 import path from 'node:path';
+import { HashlineError } from '../core/errors.js';
 
 export interface Engine {
   readonly config: EngineConfig;
@@ -30,6 +31,11 @@ export interface Engine {
   refreshConfig(): Promise<ConfigState>;
   /** SQL candidate validation: one validator, made on first use (its worker starts with the first request). */
   readonly sql?: SqlValidator;
+  /**
+   * Replaces the roots (an MCP client's `roots/list_changed`): the first is where relative paths
+   * resolve; absolute paths inside any of them are admitted. Applies from the next call.
+   */
+  setRoots(roots: readonly string[]): Promise<void>;
 }
 
 export interface EngineOptions {
@@ -45,17 +51,22 @@ export interface EngineOptions {
   seal?: readonly string[];
   /** The clock of time-bound state (preview receipts); tests inject one. */
   clock?: () => number;
+  /** Sweep dead lock files under the root at start (default true; a one-shot command skips it). */
+  sweepLocks?: boolean;
 }
 
 export async function createEngine(config: EngineConfig, options: EngineOptions = {}): Promise<Engine> {
   const source = options.configSource ?? ConfigSource.fixed();
-  // The configuration file in use and the default one at the root are the operator's: no tool may change them.
-  const protect = [path.join(config.root, DEFAULT_CONFIG_NAME), ...(source.location ? [source.location.path] : [])];
+  let roots: readonly string[] = [config.root, ...(config.roots ?? [])];
+  // The configuration file in use and the default one at each root are the operator's: no tool may change them.
+  const protect = () => [...roots.map((r) => path.join(r, DEFAULT_CONFIG_NAME)), ...(source.location ? [source.location.path] : [])];
   const guardFor = (state: ConfigState) =>
-    PathGuard.create({ root: config.root, ...mergeLists(config.cliLists, state.settings.lists), protect, seal: options.seal });
+    PathGuard.create({ root: roots[0]!, roots: roots.slice(1), ...mergeLists(config.cliLists, state.settings.lists), protect: protect(), seal: options.seal });
   // The first generation's lists are already merged into `config` (the command line's and the file's).
-  let guard = await PathGuard.create({ ...config, protect, seal: options.seal });
+  let guard = await PathGuard.create({ ...config, roots: roots.slice(1), protect: protect(), seal: options.seal });
   let guardGeneration = source.current.generation;
+  /** Bumped by every rebuild of the guard, so a slower, older rebuild never replaces a newer one. */
+  let builds = 0;
   const history = await openHistory(config.history, {
     realRoot: guard.realRoot,
     stateDir: options.stateDir,
@@ -67,7 +78,7 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   // clears them under the root in slices (io/lock-sweep.ts) while the engine serves:
   // the first slice runs before this returns (a small tree is swept whole), and a dead lock not
   // reached yet is taken over by the first writer that meets it.
-  void locks.recoverStale().catch(() => 0);
+  if (options.sweepLocks !== false) void locks.recoverStale().catch(() => 0);
   let sql: SqlValidator | undefined;
   const engine: Engine = {
     config,
@@ -85,13 +96,31 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
       const state = source.refresh();
       if (state.generation !== guardGeneration) {
         const generation = state.generation;
+        const build = ++builds;
         const next = await guardFor(state);
-        if (generation > guardGeneration) {
+        if (generation > guardGeneration && build === builds) {
           guard = next;
           guardGeneration = generation;
         }
       }
       return source.current;
+    },
+    async setRoots(next) {
+      if (next.length === 0) throw new HashlineError('invalid_arguments', 'at least one root is needed');
+      const previous = roots;
+      roots = [...next];
+      const build = ++builds;
+      try {
+        const state = source.current;
+        const built = await guardFor(state);
+        if (build === builds) {
+          guard = built;
+          guardGeneration = state.generation;
+        }
+      } catch (e) {
+        roots = previous;
+        throw e;
+      }
     },
   };
   return Object.freeze(engine);

@@ -13,6 +13,8 @@ import { fileList } from './boundary-batch.js';
 import { FileError } from './boundary-schemas.js';
 import type { Engine } from './engine.js';
 import { inspectFile } from './file-facts.js';
+import { grammarAddCommand } from '../core/messages/lang.js';
+import { isAvailable, LANGUAGES } from '../lang/registry.js';
 import { defineTool } from './tool.js';
 
 const Methods = z.object({ read: z.array(z.string()), patch: z.array(z.string()), aiderMatchers: z.array(z.string()) });
@@ -53,7 +55,20 @@ const Configuration = z.object({
 const Input = z.strictObject({
   filePaths: fileList('file_capabilities', z.string().min(1)).describe('1-50 paths, relative to the root'),
 });
-const Output = z.object({ configuration: Configuration, files: z.array(CapabilityEntry) });
+const Grammars = z.object({
+  installed: z.array(z.string()),
+  notInstalled: z.array(z.string()),
+  add: z.string(),
+});
+const Output = z.object({ configuration: Configuration, grammars: Grammars, files: z.array(CapabilityEntry) });
+
+/** The grammars usable in this process, those that are not, and the command that adds one. */
+function grammarList(): z.infer<typeof Grammars> {
+  const installed: string[] = [];
+  const notInstalled: string[] = [];
+  for (const l of LANGUAGES) (isAvailable(l) ? installed : notInstalled).push(l.id);
+  return { installed, notInstalled, add: grammarAddCommand('NAME') };
+}
 
 /** The capabilities of one resolved path (also used by file_read's results). */
 export async function capabilitiesOf(engine: Engine, filePath: string): Promise<CapabilityEntry> {
@@ -79,7 +94,7 @@ export const fileCapabilitiesTool = defineTool({
   family: 'boundary',
   title: 'What can be done with files',
   description: [
-    'For 1-50 paths: kind (text, binary, directory, missing), language, parse health, and the effective read modes (ast, text), patch strategies (ast, aider_block), aider matchers and selector formats after configuration. Call it before file_read mode "ast" or file_patch to pick a method that is available.',
+    'For 1-50 paths: kind (text, binary, directory, missing), language (and whether its grammar is installed; `grammars` lists them all), parse health, and the effective read modes (ast, text), patch strategies (ast, aider_block), aider matchers and selector formats after configuration. Call it before file_read mode "ast" or file_patch to pick a method that is available.',
     'Example: {"filePaths": ["src/app.ts", "config.yaml"]}',
     'A path that cannot be inspected gets an `error` entry; the others are still reported. After an error, fix the path and call again.',
   ].join('\n'),
@@ -112,6 +127,6 @@ export const fileCapabilitiesTool = defineTool({
       aiderMatchers: [...s.aiderMatchers],
       requireHash: s.requireHash,
     };
-    return { structured: { configuration, files }, text: '' };
+    return { structured: { configuration, grammars: grammarList(), files }, text: '' };
   },
 });

@@ -151,7 +151,8 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
   const display = rp.display;
   if (!readAdmitted(engine.guard, rp)) throw new HashlineError('path_blocked', msg.readBlocked(display), { details: { path: display } });
   const tag = tagOf(target.file_hash).toUpperCase();
-  if (!isTag(tag)) throw new HashlineError('tag_missing', msg.missingTag(display), { details: { path: display } });
+  if (tag === '') throw new HashlineError('tag_missing', msg.missingTag(display), { details: { path: display } });
+  if (!isTag(tag)) throw new HashlineError('tag_malformed', msg.malformedTag(display, target.file_hash), { details: { path: display, tag: target.file_hash } });
   const plan = parseEditOps(target.ops);
   if (!rp.exists) throw new HashlineError('not_found', msg.fileNotFound(display), { details: { path: display } });
 

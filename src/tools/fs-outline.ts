@@ -10,6 +10,7 @@ import { HashlineError, toHashlineError } from '../core/errors.js';
 import { MAX_BATCH_FILES } from '../core/config.js';
 import { noOutline, outlineCapped } from '../core/messages/nav.js';
 import { noGrammar } from '../core/messages/read.js';
+import { noGrammarInstalled } from '../core/messages/lang.js';
 import { formatHeader } from '../core/tag.js';
 import type { ResolvedPath } from '../io/path-guard.js';
 import { loadForParse } from '../io/read-lines.js';
@@ -97,7 +98,7 @@ export const fsOutlineTool = defineTool({
       if (!lstatSync(rp.real).isDirectory()) {
         const lang = languageForPath(rp.display) ?? languageForPath(rp.real);
         if (!lang || !isAvailable(lang)) {
-          results.push(warning(rp.display, noGrammar(rp.display)));
+          results.push(warning(rp.display, lang ? noGrammarInstalled(rp.display, lang.id) : noGrammar(rp.display)));
           continue;
         }
         try {

@@ -17,7 +17,8 @@ import type { ResolvedPath } from '../io/path-guard.js';
 import { loadForParse, loadLines } from '../io/read-lines.js';
 import { resolveBlockInTree } from '../lang/blocks.js';
 import { parseCached } from '../lang/parse-cache.js';
-import { languageForPath } from '../lang/registry.js';
+import { isAvailable, languageForPath } from '../lang/registry.js';
+import { noGrammarInstalled } from '../core/messages/lang.js';
 import { searchSymbol } from '../lang/symbol-search.js';
 import { findSymbol } from '../lang/symbols.js';
 import type { Engine } from './engine.js';
@@ -91,6 +92,7 @@ async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget
   }
   const lang = languageForPath(rp.display) ?? languageForPath(rp.real);
   if (!lang) return [warningResult(rp.display, noGrammar(rp.display))];
+  if (!isAvailable(lang)) return [warningResult(rp.display, noGrammarInstalled(rp.display, lang.id))];
   const loaded = await loadForParse(engine.guard, rp, signal);
   const tree = parseCached(lang, loaded.text);
   const match = tree ? findSymbol(lang, tree, name) : null;
@@ -130,6 +132,7 @@ async function readFile(engine: Engine, rp: ResolvedPath, t: TargetArgs, budget:
   if (t.line !== undefined) {
     const lang = languageForPath(rp.display) ?? languageForPath(rp.real);
     if (!lang) return whole(blockNotResolved(t.line, rp.display));
+    if (!isAvailable(lang)) return whole(noGrammarInstalled(rp.display, lang.id));
     const loaded = await loadForParse(engine.guard, rp, signal);
     const tree = parseCached(lang, loaded.text);
     const span = tree ? resolveBlockInTree(tree.root(), loaded.text, t.line) : null;

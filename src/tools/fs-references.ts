@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { HashlineError } from '../core/errors.js';
 import { fileLimitReached, invalidName, referenceRoles, referencesCapped, referencesSummary } from '../core/messages/nav.js';
 import { noGrammar } from '../core/messages/read.js';
+import { noGrammarInstalled } from '../core/messages/lang.js';
 import { ReplyBudget } from '../core/reply-budget.js';
 import type { DecodedFile } from '../io/file-cache.js';
 import { loadForParse } from '../io/read-lines.js';
@@ -87,7 +88,9 @@ export const fsReferencesTool = defineTool({
 
     if (!lstatSync(rp.real).isDirectory()) {
       const lang = languageForPath(rp.display) ?? languageForPath(rp.real);
-      if (!lang || !isAvailable(lang)) throw new HashlineError('unsupported_language', noGrammar(rp.display), { details: { path: rp.display } });
+      if (!lang || !isAvailable(lang)) {
+        throw new HashlineError('unsupported_language', lang ? noGrammarInstalled(rp.display, lang.id) : noGrammar(rp.display), { details: { path: rp.display } });
+      }
       const loaded = await loadForParse(engine.guard, rp, call.signal);
       const tree = parseCached(lang, loaded.text);
       searched = 1;

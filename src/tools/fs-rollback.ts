@@ -17,7 +17,7 @@ import { defineTool } from './tool.js';
 
 const Input = z.strictObject({
   path: z.string().describe('file to restore, relative to the project root'),
-  hash: z.string().describe('the 4-hex tag of the version to restore; "" restores the version before the current one'),
+  hash: z.string().optional().describe('the 4-hex tag of the version to restore; "" or omitted restores the version before the current one'),
 });
 
 const GUARD_CODES: readonly ErrorCode[] = ['invalid_path', 'path_outside_root', 'path_blocked', 'path_conflict', 'symlink_escape', 'link_swapped'];
@@ -27,7 +27,7 @@ export const fsRollbackTool = defineTool({
   family: 'hashline',
   title: 'Restore a file version from the history',
   description: [
-    'Restores a version of a file that was read, written or edited through hashline, in this session or (with the default durable history) an earlier one (the last 10 versions of the 50 most recent files). `hash` is a tag from an earlier ¶path#TAG header; "" restores the version before the current one. A deleted file is recreated.',
+    'Restores a version of a file that was read, written or edited through hashline, in this session or (with the default durable history) an earlier one (the last 10 versions of the 50 most recent files). `hash` is a tag from an earlier ¶path#TAG header; "" (or no `hash`) restores the version before the current one. A deleted file is recreated.',
     'Example: {"path": "src/a.ts", "hash": "1A2B"}',
     'Returns the restored ¶path#TAG and `replaced_hash`, the tag of what was on disk: pass it back to undo the restore.',
     'After an error, the message lists the known versions; pick one of them, or re-read the file with fs_read if it was changed outside this session.',
@@ -59,7 +59,7 @@ export const fsRollbackTool = defineTool({
         }
         const plan = planRestore({
           path: display,
-          hash: args.hash,
+          hash: args.hash ?? '',
           versions,
           disk: disk === null ? null : { text: disk.text, tag: disk.tag },
         });

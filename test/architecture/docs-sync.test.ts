@@ -1,10 +1,14 @@
-// The generated documentation pages equal what their generators make from the code now.
+// The generated documentation pages equal what their generators make from the code now: the code
+// table (docs/errors.md), one page per tool (docs/tools/NAME.md, its calls run for real), the
+// index, and the README's tool table. Run `npm run docs` after changing a tool or a code.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { renderDocs, spliceToolTable } from '../../scripts/docs/render-all.js';
 import { renderErrorsDoc } from '../../scripts/docs/render-errors.js';
 import { CODES } from '../../src/core/codes.js';
+import { ALL_TOOLS } from '../../src/tools/registry.js';
 import { REPO } from '../helpers/mcp-client.js';
 
 test('docs/errors.md lists exactly the code table (run `npm run docs` after changing src/core/codes.ts)', () => {
@@ -18,4 +22,33 @@ test('every boundary alias names a code of the table', () => {
     const alias = (info as { boundary?: string }).boundary;
     if (alias !== undefined) assert.ok(alias in CODES, `${code} → ${alias}`);
   }
+});
+
+test('one page per tool, equal to what `npm run docs` makes now; the README tool table too', async () => {
+  const pages = await renderDocs();
+  for (const [file, text] of Object.entries(pages)) assert.equal(readFileSync(path.join(REPO, file), 'utf8'), text, `${file}: run \`npm run docs\``);
+  const onDisk = readdirSync(path.join(REPO, 'docs/tools')).sort();
+  assert.deepEqual(onDisk, [...ALL_TOOLS.map((t) => `${t.name}.md`), 'README.md'].sort());
+  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  assert.equal(readme, spliceToolTable(readme), 'README tool table: run `npm run docs`');
+  for (const t of ALL_TOOLS) assert.ok(readme.includes(`(docs/tools/${t.name}.md)`), t.name);
+});
+
+test('docs/ is self-contained: no references to files outside the repository or to how it was specified', () => {
+  const bad: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.md')) {
+        const text = readFileSync(p, 'utf8');
+        for (const re of [/spec\/[a-z-]+\.md/, /\bseed\s*0\d\d\b/i, /\bseed\b/i, /reference daemon/i, /\.\.\/spec\//]) {
+          const m = re.exec(text);
+          if (m) bad.push(`${path.relative(REPO, p)}: ${m[0]}`);
+        }
+      }
+    }
+  };
+  walk(path.join(REPO, 'docs'));
+  assert.deepEqual(bad, []);
 });

@@ -38,6 +38,8 @@ const ALLOWED: Record<string, string[]> = {
   mcp: ['core', 'io', 'lang', 'tools', 'mcp', 'version.js'],
   http: ['core', 'io', 'lang', 'tools', 'mcp', 'http', 'version.js'],
   cli: ['core', 'io', 'lang', 'tools', 'mcp', 'http', 'cli', 'version.js'],
+  api: ['core', 'io', 'lang', 'tools', 'mcp', 'api', 'version.js'],
+  ai: ['core', 'tools', 'api', 'ai'],
 };
 
 test('src/core imports no node:fs, net, http, child_process, and no adapter or native package', () => {

@@ -106,6 +106,11 @@ test('fs_edit: wire errors (missing tag, missing file, parse error, out of range
   let out = await failure(engine, [{ path: 'a.txt', file_hash: '', ops: 'delete 1' }]);
   assert.equal(out.structured.cause, msg.editFailed('a.txt', msg.missingTag('a.txt')));
   assert.equal(msg.missingTag('a.txt'), 'Missing hashline snapshot tag for edit to a.txt; use ¶a.txt#tag from your latest read/search output. To create a new file, use the write tool.');
+  // a malformed tag is not a missing one: it has its own code and message
+  out = await failure(engine, [{ path: 'a.txt', file_hash: 'ZZZZ', ops: 'delete 1' }]);
+  assert.equal(out.structured.code, 'tag_malformed');
+  assert.equal(out.structured.cause, msg.editFailed('a.txt', msg.malformedTag('a.txt', 'ZZZZ')));
+  assert.match(out.structured.cause!, /Malformed hashline snapshot tag "ZZZZ" for edit to a\.txt: a tag is 4 hexadecimal digits/);
   out = await failure(engine, [{ path: 'nope.txt', file_hash: 'ABCD', ops: 'delete 1' }]);
   assert.equal(out.structured.cause, 'edit failed for `nope.txt`: File not found: nope.txt. Use the write tool to create new files.');
   out = await failure(engine, [{ path: 'a.txt', file_hash: tag, ops: 'replace 1:\n-a\n+A' }]);

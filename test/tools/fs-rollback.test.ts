@@ -152,3 +152,11 @@ test('bytes that are not UTF-8 come back exactly after an edit is rolled back', 
   await rollback(engine, 'enc.txt', '');
   assert.deepEqual([...(await fsp.readFile(p))], [...raw]);
 });
+
+test('an omitted hash is the same as "" (a client that cannot send an empty string)', async () => {
+  const { engine, p } = await setup();
+  const r = await fsRollbackTool.run(engine, fsRollbackTool.input.parse({ path: 'f.txt' }), call());
+  assert.equal(r.structured.file_hash, computeTag(V2));
+  assert.equal(r.structured.replaced_hash, computeTag(V3));
+  assert.equal(await fsp.readFile(p, 'utf8'), V2);
+});

@@ -81,6 +81,10 @@ export function missingTag(path: string): string {
   return `Missing hashline snapshot tag for edit to ${path}; use ¶${path}#tag from your latest read/search output. To create a new file, use the write tool.`;
 }
 
+export function malformedTag(path: string, given: string): string {
+  return `Malformed hashline snapshot tag ${JSON.stringify(given)} for edit to ${path}: a tag is 4 hexadecimal digits, the TAG of ¶${path}#TAG in your latest read/search output (e.g. 1A2B).`;
+}
+
 export function fileNotFound(path: string): string {
   return `File not found: ${path}. Use the write tool to create new files.`;
 }

@@ -4,7 +4,7 @@
 export const MAX_COLUMN = 200;
 
 export function directoryWithoutSymbol(path: string): string {
-  return `cannot read directory \`${path}\` without a \`symbol\` filter. When \`path\` is a directory, a \`symbol\` (e.g., a function or struct name) must be provided so the tool searches for matching definitions across all supported source files in that tree. To read entire files, list each file path explicitly in the \`read\` array with no \`line\` or \`symbol\` fields.`;
+  return `cannot read directory \`${path}\` without a \`symbol\` filter. When \`path\` is a directory, a \`symbol\` (e.g., a function or struct name) must be provided so the tool searches for matching definitions across all supported source files in that tree. To read entire files, list each file path explicitly in the \`targets\` array with no \`line\` or \`symbol\` fields.`;
 }
 
 export function lineRangeFormat(raw: string): string {

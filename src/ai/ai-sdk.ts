@@ -1,0 +1,36 @@
+// The tools as Vercel AI SDK tools (`import { aiSdkTools } from 'hashline/ai'`), for harnesses that
+// call a model through the AI SDK rather than over MCP. Each is a `tool()` with the tool's own zod
+// input schema and description; it runs through callTool on the engine, and the model reads what an
+// MCP client's model would: the text block of the hashline family, the envelope JSON of the
+// boundary family. `ai` is an optional peer dependency (major 6, which runs on Node 20).
+
+import { tool, type Tool } from 'ai';
+import { callTool, type ToolReply } from '../api/call-tool.js';
+import type { Engine } from '../tools/engine.js';
+import { selectTools } from '../tools/registry.js';
+import type { ToolDefinition } from '../tools/tool.js';
+
+export interface AiSdkToolsOptions {
+  /** Tool names and/or the families `hashline` and `boundary` (default: all tools). */
+  tools?: readonly string[];
+}
+
+/** What the model reads of a reply: the hashline text block, or the boundary family's envelope. */
+export function modelText(def: ToolDefinition, reply: ToolReply<unknown>): string {
+  if (def.family === 'boundary') return JSON.stringify(reply.ok ? { ok: true, data: reply.data } : { ok: false, error: reply.error });
+  return reply.text;
+}
+
+/** The selected tools, keyed by name, ready for `generateText({ tools })` / `streamText({ tools })`. */
+export function aiSdkTools(engine: Engine, options: AiSdkToolsOptions = {}): Record<string, Tool> {
+  const out: Record<string, Tool> = {};
+  for (const def of selectTools(options.tools)) {
+    out[def.name] = tool({
+      description: def.description,
+      inputSchema: def.input,
+      execute: (input: unknown, { abortSignal }) => callTool(engine, def, input, abortSignal === undefined ? {} : { signal: abortSignal }),
+      toModelOutput: ({ output }) => ({ type: 'text', value: modelText(def, output as ToolReply<unknown>) }),
+    }) as Tool;
+  }
+  return out;
+}

@@ -1,0 +1,26 @@
+// `hashline read PATH [--lines A-B | --symbol NAME]`: fs_read for people and scripts.
+
+import { fsReadTool } from '../../tools/fs-read.js';
+import { usageError } from '../options.js';
+import { EXIT_OK, EXIT_REFUSED, json, oneShot, openLocal, out, styleRead, warn } from './local-engine.js';
+
+export async function readCommand(argv: string[]): Promise<void> {
+  const { engine, values, positionals } = await openLocal('read', argv, { lines: { type: 'string' }, symbol: { type: 'string' } });
+  if (positionals.length !== 1) throw usageError('read', 'give exactly one PATH');
+  if (values.lines !== undefined && values.symbol !== undefined) throw usageError('read', '--lines and --symbol exclude each other');
+  const target = {
+    path: positionals[0]!,
+    ...(values.lines === undefined ? {} : { line_range: values.lines as string }),
+    ...(values.symbol === undefined ? {} : { symbol: values.symbol as string }),
+  };
+  const { structured } = await fsReadTool.run(engine, { targets: [target] }, oneShot());
+  const results = structured.results ?? [];
+  const refused = results.every((r) => r.content === '');
+  if (values.json) json(structured);
+  else
+    for (const r of results) {
+      if (r.content !== '') out(styleRead(r.content));
+      if (r.warnings) warn(r.warnings);
+    }
+  process.exitCode = refused ? EXIT_REFUSED : EXIT_OK;
+}

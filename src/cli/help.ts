@@ -1,0 +1,118 @@
+// The help texts of `hashline` and of each subcommand (`hashline mcp --help`). Kept apart from the
+// commands so printing help loads none of them.
+
+import { VERSION } from '../version.js';
+
+const ENGINE = `Where files may be read and written:
+  --root DIR            the project folder: every path is relative to it or absolute inside it
+  --allow PATH          admit exactly this file outside the root (repeatable)
+  --block PATH          refuse this path and everything under it, even inside the root (repeatable)
+  --read-allow PATH, --read-block PATH
+                        when given, replace the allow/block lists for reads only
+  --config FILE         the configuration file (also HASHLINE_CONFIG; default hashline.toml at the root)
+  --tools LIST          tool names and/or the families "hashline" and "boundary" (default: both)
+  --history STORE       sqlite|memory|off|postgres://...: where versions are kept (default sqlite:
+                        one private file per root under $XDG_STATE_HOME/hashline/, shared by every
+                        process of the root)`;
+
+export const HELP: Record<string, string> = {
+  '': `hashline ${VERSION}: a safe file-system boundary for AI coding agents
+
+Usage:
+  hashline mcp [--root DIR] [flags]        serve the tools over MCP on stdio
+  hashline serve [--root DIR] [flags]      serve the HTTP file API, and MCP at /mcp
+  hashline read PATH [--lines A-B | --symbol NAME]
+  hashline edit PATH --tag TAG (--ops FILE | -)
+  hashline hash PATH...                    SHA-256 and 4-hex tag of files
+  hashline rollback PATH [--to TAG]
+  hashline history [PATH] [--show ID]      the durable history: versions and who changed what
+  hashline lang list | add NAME... | remove NAME...   grammars for symbols and rewrites
+  hashline --help | --version
+
+The root is the folder the tools may touch. For mcp without --root, the client's MCP roots
+decide; without either, the working directory, except / and the home directory, which are refused.
+Run \`hashline COMMAND --help\` for the flags of a command.
+`,
+  mcp: `Usage: hashline mcp [--root DIR] [--allow PATH]... [--block PATH]... [--read-allow PATH]...
+                    [--read-block PATH]... [--config FILE] [--tools LIST] [--history STORE]
+
+Serves the tools over MCP on stdio (logs on stderr).
+
+${ENGINE}
+
+Without --root, the client's MCP roots decide, once it has initialized: absolute paths inside any
+root are admitted, relative ones resolve against the first, and roots/list_changed is followed.
+A client that offers no roots gets the working directory; when that is / or the home directory,
+nothing is served: every tool call answers an error naming --root.
+
+Example client entry:  {"command": "npx", "args": ["-y", "hashline", "mcp", "--root", "/path/to/project"]}
+`,
+  serve: `Usage: hashline serve [--root DIR] [--host 127.0.0.1] [--port 9000] [--token-file FILE]
+                      [--allowed-host HOST]... [--max-body-bytes N] [--disk-reserve-bytes N]
+                      [--max-tar-members N] [--max-tar-bytes N] [--body-idle-timeout-ms N]
+                      [--request-timeout-ms N] [--lock-timeout-ms N] [engine flags]
+
+Serves the HTTP file API (GET/PUT /v1/fs/file, GET/PUT /v1/fs/tar, GET /v1/schema) and MCP over
+Streamable HTTP at /mcp. The token may also come from HASHLINE_TOKEN; loopback needs none, any
+other address without a token is refused at start. Without --root the working directory is the
+root, except / and the home directory, which are refused.
+
+${ENGINE}
+`,
+  read: `Usage: hashline read PATH [--lines A-B | --symbol NAME] [--root DIR] [--json]
+
+Prints the file as numbered lines under its ¶path#TAG header, as fs_read shows it.
+  --lines A-B     1-based, inclusive ("10-20", or "2-5,40-60")
+  --symbol NAME   the definition so named (PATH may be a folder: its files are searched)
+  --json          the fs_read result as JSON
+Exit status: 0 read, 1 refused (not found, outside the root, ...), 2 usage.
+`,
+  edit: `Usage: hashline edit PATH --tag TAG (--ops FILE | -) [--root DIR] [--json]
+
+Applies fs_edit operations (read from FILE, or stdin with -) to PATH, checked against TAG, the
+4-hex tag of the text they were written against (from \`hashline read\` or \`hashline hash\`).
+A tag that is no longer current is merged when the history holds that version and the edited lines
+did not change; otherwise the edit is refused and nothing is written.
+  --json          the fs_edit result as JSON
+Exit status: 0 applied, 1 refused, 2 usage.
+
+Example:  printf 'replace 3:\\n+  return 2;\\n' | hashline edit src/a.ts --tag 1A2B --ops -
+`,
+  hash: `Usage: hashline hash PATH... [--root DIR] [--json]
+
+Prints the SHA-256 (of the bytes) and the 4-hex tag (of the text, as in ¶path#TAG) of each file.
+Exit status: 0 all hashed, 1 some file refused, 2 usage.
+`,
+  rollback: `Usage: hashline rollback PATH [--to TAG] [--root DIR] [--json]
+
+Restores a version of PATH from the history hashline keeps of the files it read, wrote and edited
+(the last 10 versions of the 50 most recent files, kept across runs under the user's state
+directory). Without --to, the version before the current one.
+Exit status: 0 restored, 1 refused, 2 usage.
+`,
+  history: `Usage: hashline history [PATH] [--json] [--limit N] [--show ID] [engine flags]
+
+Lists the versions of PATH in the durable history, newest first (without PATH: the root's recent
+changes), with the tool and client that made each. --show ID prints one version's content; a file
+the read policy refuses is listed without content.
+  --limit N       at most N entries (default 50)
+  --json          the entries as JSON
+
+${ENGINE}
+Exit status: 0 listed, 1 refused, 2 usage.
+`,
+  lang: `Usage: hashline lang list | add NAME... | remove NAME...
+
+Grammars give symbols, outlines, references and structural rewrites their languages. TypeScript,
+JavaScript, TSX, HTML and CSS are built in; Python, Rust, Go, JSON, YAML, TOML, Bash and Markdown
+are installed with hashline. \`add\` installs others (swift, kotlin, java, ...) with npm into
+$HASHLINE_GRAMMAR_DIR, else $XDG_DATA_HOME/hashline/grammars, else ~/.local/share/hashline/grammars,
+where every hashline of this user finds them (global, npx or project installs). A running server
+sees a grammar added after it started once it is restarted.
+`,
+};
+
+/** The help of a subcommand, or the overview. */
+export function helpFor(command: string | undefined): string {
+  return HELP[command ?? ''] ?? HELP['']!;
+}

@@ -1,0 +1,136 @@
+// The package as users get it: `npm pack`, installed into an empty folder, then `npx hashline mcp
+// --root DIR` driven by the MCP SDK client (tools/list, one call of each family), `npx hashline
+// serve` driven by fetch, a grammar added with `npx hashline lang add`, and the library imported by
+// name. Also the size of the default install. Slow (an npm install): `npm run test:pack`, run by CI.
+// It packs the current build: `npm run build` first when the sources changed (npm install does).
+
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { REPO } from '../test/helpers/mcp-client.js';
+
+const MAX_INSTALL_BYTES = 120 * 1024 * 1024;
+
+let work: string;
+let app: string;
+let project: string;
+let grammars: string;
+
+function duBytes(dir: string): number {
+  return Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);
+}
+
+before(() => {
+  work = mkdtempSync(path.join(os.tmpdir(), 'hashline-pack-'));
+  app = path.join(work, 'app');
+  project = path.join(work, 'project');
+  grammars = path.join(work, 'grammars');
+  mkdirSync(app);
+  mkdirSync(project);
+  writeFileSync(path.join(project, 'a.py'), 'def alpha():\n    return 1\n');
+  writeFileSync(path.join(project, 'b.lua'), 'local function beta()\n  return 2\nend\n');
+  execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'))!;
+  writeFileSync(path.join(app, 'package.json'), '{"name": "app", "private": true}\n');
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', path.join(work, tarball)], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+const env = () => ({ ...(process.env as Record<string, string>), HASHLINE_GRAMMAR_DIR: grammars });
+
+async function mcp(): Promise<{ client: Client; text: (name: string, args: Record<string, unknown>) => Promise<string> }> {
+  const client = new Client({ name: 'pack-test', version: '0' });
+  await client.connect(new StdioClientTransport({ command: 'npx', args: ['--no-install', 'hashline', 'mcp', '--root', project], cwd: app, env: env(), stderr: 'ignore' }));
+  return {
+    client,
+    text: async (name, args) => {
+      const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const b = r.content[0];
+      return b && b.type === 'text' ? b.text : '';
+    },
+  };
+}
+
+test('the default install stays small and ships what it needs', () => {
+  const bytes = duBytes(path.join(app, 'node_modules'));
+  process.stdout.write(`# default install: node_modules ${(bytes / 1024 / 1024).toFixed(1)} MiB (${(bytes / 1e6).toFixed(1)} MB)\n`);
+  assert.ok(bytes <= MAX_INSTALL_BYTES, `${bytes} bytes`);
+  const pkg = path.join(app, 'node_modules/hashline');
+  const shipped = readdirSync(pkg).sort();
+  for (const f of ['LICENSE', 'README.md', 'bin', 'dist', 'package.json']) assert.ok(shipped.includes(f), f);
+  // no source maps pointing at sources that are not shipped
+  assert.equal(execFileSync('find', [pkg, '-name', '*.map'], { encoding: 'utf8' }), '');
+  const langs = readdirSync(path.join(app, 'node_modules/@ast-grep')).filter((d) => d.startsWith('lang-')).sort();
+  assert.deepEqual(langs, ['lang-bash', 'lang-go', 'lang-json', 'lang-markdown', 'lang-python', 'lang-rust', 'lang-toml', 'lang-yaml']);
+});
+
+test('npx hashline mcp: tools/list, a hashline read with a grammar, a boundary hash; a missing grammar names its install command', async () => {
+  const s = await mcp();
+  try {
+    const names = (await s.client.listTools()).tools.map((t) => t.name);
+    for (const n of ['fs_read', 'fs_edit', 'file_hash', 'file_read']) assert.ok(names.includes(n), n);
+    assert.match(await s.text('fs_read', { targets: [{ path: 'a.py', symbol: 'alpha' }] }), /¶a\.py#[0-9A-F]{4}\n1\| def alpha\(\):/);
+    const hash = JSON.parse(await s.text('file_hash', { filePaths: ['a.py'] })) as { ok: boolean; data: { files: Array<{ sha256: string }> } };
+    assert.equal(hash.ok, true);
+    assert.match(hash.data.files[0]!.sha256, /^[0-9a-f]{64}$/);
+    assert.match(await s.text('fs_read', { targets: [{ path: 'b.lua', symbol: 'beta' }] }), /hashline lang add lua/);
+  } finally {
+    await s.client.close();
+  }
+});
+
+test('npx hashline lang add lua: installed into the grammar folder, used by the next server', async () => {
+  const out = execFileSync('npx', ['--no-install', 'hashline', 'lang', 'add', 'lua'], { cwd: app, env: env(), encoding: 'utf8' });
+  assert.match(out, /lua: installed/);
+  const list = execFileSync('npx', ['--no-install', 'hashline', 'lang', 'list'], { cwd: app, env: env(), encoding: 'utf8' });
+  assert.match(list, /^lua +user /m);
+  const s = await mcp();
+  try {
+    assert.match(await s.text('fs_read', { targets: [{ path: 'b.lua', symbol: 'beta' }] }), /1\| local function beta\(\)\n2\|   return 2\n3\| end/);
+  } finally {
+    await s.client.close();
+  }
+});
+
+test('npx hashline serve: GET and PUT /v1/fs/file over fetch, then SIGTERM', async () => {
+  // its own process group: npx runs the server as a child, and SIGTERM must reach the server
+  const child = spawn('npx', ['--no-install', 'hashline', 'serve', '--root', project, '--port', '0'], { cwd: app, env: env(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = /serving on (http:\/\/[^\s]+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+    });
+    const put = await fetch(`${url}/v1/fs/file?path=new.txt`, { method: 'PUT', body: 'one\ntwo\nthree\n' });
+    assert.ok(put.ok, String(put.status));
+    const get = await fetch(`${url}/v1/fs/file?path=new.txt&start_line=2&end_line=3`);
+    assert.equal(await get.text(), 'two\nthree\n');
+    const outside = await fetch(`${url}/v1/fs/file?path=${encodeURIComponent('../app/package.json')}`);
+    assert.equal(outside.status, 403);
+  } finally {
+    process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+  }
+});
+
+test('the library by name: createEngine({ root }) and callTool from the installed package', () => {
+  const script = `
+    const h = await import('hashline');
+    const engine = await h.createEngine({ root: ${JSON.stringify(project)} });
+    const r = await h.callTool(engine, h.fsReadTool, { targets: [{ path: 'a.py' }] });
+    console.log(r.ok, r.text.split('\\n')[1], typeof h.HashlineClient, typeof h.parseEditOps);`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8' });
+  assert.equal(out.trim(), 'true 1| def alpha(): function undefined');
+});
