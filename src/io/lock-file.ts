@@ -39,7 +39,9 @@ export function readLock(file: string): LockSnapshot | null {
   }
 }
 
-const STAGING_ID = randomBytes(4).toString('hex');
+// A staging name carries its writer's pid and start time, like a temp name, so the sweep can tell a
+// dead writer's staging file even when it was killed before it wrote anything into it.
+const STAGING_ID = `${process.pid}.${selfIdentity().start ?? 'x'}.${randomBytes(4).toString('hex')}`;
 let stagingCounter = 0;
 /** Errors of link() on a file system that has no hard links: the lock is then created in place. */
 const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
@@ -51,7 +53,7 @@ const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | const
  * held. (Synchronous calls: each costs microseconds, a thread-pool round trip more.)
  */
 export function createWhole(file: string, text: string): void {
-  const staging = `${file}.${STAGING_ID}${(stagingCounter++).toString(36)}.new`;
+  const staging = `${file}.${STAGING_ID}.${(stagingCounter++).toString(36)}.new`;
   const fd = openSync(staging, CREATE, 0o644);
   try {
     try {
@@ -91,6 +93,12 @@ function createInPlace(file: string, text: string): void {
  * and links named `.<name>.hashline-tmp-*` (a write is atomic, so the target itself is either old or new).
  */
 /** A temp file's writer (`<pid>.<start>.` at the head of its suffix) is gone; unknown writers count as gone once the file sits unwritten past the lease. */
+/** Whether the writer of a lock's staging file (`<lock>.<pid>.<start>.<random>.<n>.new`) is gone. */
+export function stagingOwnerGone(name: string, mtimeMs: number): boolean {
+  const m = /\.(\d+\.(?:\d+|x)\.[0-9a-f]+\.[0-9a-z]+)\.new$/.exec(name);
+  return tempOwnerGone(m ? `${m[1]}.` : '', mtimeMs);
+}
+
 export function tempOwnerGone(suffix: string, mtimeMs: number): boolean {
   const m = /^(\d+)\.(\d+|x)\./.exec(suffix);
   const me = selfIdentity();

@@ -11,7 +11,7 @@
 import { lstatSync, readdirSync, unlinkSync, type Dirent } from 'node:fs';
 import { isLockName, LOCK_SUFFIX } from '../core/lock-names.js';
 import { TEMP_MARKER } from './atomic-write.js';
-import { readLock, snapshotId, StaleLocks, TAKEOVER, tempOwnerGone } from './lock-file.js';
+import { readLock, snapshotId, StaleLocks, stagingOwnerGone, TAKEOVER, tempOwnerGone } from './lock-file.js';
 import { ownerText } from './lock-owner.js';
 
 export const MAX_SWEEP_DIRS = 20_000;
@@ -30,6 +30,16 @@ function unlinkQuietly(file: string): void {
   }
 }
 
+/** A staging file with no owner text yet (its writer was killed before writing): judged by its name. */
+function stagingGone(file: string, name: string): boolean {
+  try {
+    const st = lstatSync(file);
+    return st.isFile() && stagingOwnerGone(name, st.mtimeMs);
+  } catch {
+    return false;
+  }
+}
+
 /** Clears one directory's dead lock files; returns how many temporary files went with them. */
 function sweepDir(dir: string, names: string[], stale: StaleLocks): number {
   let removed = 0;
@@ -44,7 +54,8 @@ function sweepDir(dir: string, names: string[], stale: StaleLocks): number {
     // a lock written but never linked into place, by a process killed in between
     if (!n.endsWith('.new')) continue;
     const snap = readLock(at(n));
-    if (snap !== null && stale.isDead(at(n), snap)) unlinkQuietly(at(n));
+    if (snap === null) continue;
+    if (snap.text === '' ? stagingGone(at(n), n) : stale.isDead(at(n), snap)) unlinkQuietly(at(n));
   }
   for (const n of names) {
     const i = n.indexOf(TAKEOVER);

@@ -91,8 +91,16 @@ test('at start, staging files of dead processes and guards of takeovers that are
   const stale = lockOf(path.join(root, 'stale'));
   await fsp.writeFile(stale, rec(await deadPid(), 'stale'));
   await fsp.writeFile(`${stale}.takeover.${snapshotId(readLock(stale)!)}`, rec(dead, ''));
+  // staging files still empty (the writer was killed between creating and writing them): judged by
+  // the pid and start time in their names; a live process's stays
+  await fsp.writeFile(`${lockOf(path.join(root, 'c'))}.${dead}.1.0a0b0c0d.0.new`, '');
+  const liveStaging = `${lockOf(path.join(root, 'd'))}.${process.pid}.${procStart(process.pid)}.0a0b0c0d.0.new`;
+  await fsp.writeFile(liveStaging, '');
   await new LockManager({ root }).recoverStale();
-  assert.deepEqual((await fsp.readdir(root)).sort(), [path.basename(lockOf(path.join(root, 'busy'))), path.basename(busyGuard)].sort());
+  assert.deepEqual(
+    (await fsp.readdir(root)).sort(),
+    [path.basename(lockOf(path.join(root, 'busy'))), path.basename(busyGuard), path.basename(liveStaging)].sort(),
+  );
 });
 
 test('the sweep reaches nested directories, skips .git and node_modules, and follows no link', async () => {
