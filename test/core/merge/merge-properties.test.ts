@@ -100,6 +100,10 @@ const mutations = {
     const i = idx(x, a);
     const j = idx(x, b, true);
     if (j < i) throw new Conflict();
+    // the block taken out of a run of equal lines: taking out the one beside it leaves the same
+    // text, so which lines moved is unknowable (checked on the file as others see it, not on the
+    // model of the edited text, whose places and rows are no text of the file)
+    if (!x.some((it) => it.gone || it.group) && (x[i - 1]?.text === x[j]!.text || x[j + 1]?.text === x[i]!.text)) throw new Conflict();
     const region = x.slice(i, j + 1);
     const rest = [...x.slice(0, i), ...x.slice(j + 1)];
     const at = before === END ? rest.length : idx(rest, before);
