@@ -4,6 +4,7 @@
 // through the MCP adapter on a fresh engine over a temp tree. Tools without cases get the schema
 // refusal as their one error example, so a tool that lands later gets a page by `npm run docs`.
 
+import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,13 +82,17 @@ async function sandbox(): Promise<{ engine: Engine; root: string; done: () => vo
     writeFileSync(path.join(root, rel), text);
   }
   writeFileSync(path.join(base, 'outside.txt'), 'outside the root\n');
-  const engine = await createEngine(mergeConfig({ root, allow: [], block: [], readAllow: [], readBlock: [] }), { sweepLocks: false });
+  const engine = await createEngine(mergeConfig({ root, allow: [], block: [], readAllow: [], readBlock: [], history: 'memory' }), { sweepLocks: false });
   return { engine, root, done: () => rmSync(base, { recursive: true, force: true }) };
 }
 
-/** The call with `{{tag:PATH}}` placeholders replaced by the file's tag as FILES holds it. */
+/** The call with `{{tag:PATH}}` and `{{sha:PATH}}` placeholders replaced by the file's tag and SHA-256 as FILES holds it. */
 function withTags(args: unknown, tags: Record<string, string>): unknown {
-  return JSON.parse(JSON.stringify(args).replace(/\{\{tag:([^}]+)\}\}/g, (_, p: string) => tags[p] ?? '????'));
+  return JSON.parse(
+    JSON.stringify(args)
+      .replace(/\{\{tag:([^}]+)\}\}/g, (_, p: string) => tags[p] ?? '????')
+      .replace(/\{\{sha:([^}]+)\}\}/g, (_, p: string) => (FILES[p] === undefined ? '?'.repeat(64) : createHash('sha256').update(FILES[p]!).digest('hex'))),
+  );
 }
 
 async function run(tools: readonly ToolDefinition[], name: string, c: ToolCase): Promise<{ args: unknown; out: Outcome }> {

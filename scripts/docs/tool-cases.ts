@@ -29,6 +29,8 @@ export interface ToolCases {
 const readApp = { tool: 'fs_read', args: { targets: [{ path: 'src/app.ts' }] } };
 /** The tag of src/app.ts as FILES holds it (the generator checks it). */
 export const APP_TAG = '{{tag:src/app.ts}}';
+/** The SHA-256 of a file as FILES holds it (what file_hash would answer). */
+const sha = (p: string) => `{{sha:${p}}}`;
 
 export const CASES: Record<string, ToolCases> = {
   fs_read: {
@@ -112,6 +114,57 @@ export const CASES: Record<string, ToolCases> = {
       { args: { files: { 'src/app.ts': { content: 'x\n' } } }, code: 'stale_or_missing_hash', note: 'replacing a file without its expectedSha256' },
       { args: { files: { 'src/app.ts': { content: 'x\n', expectedSha256: '0'.repeat(64) } } }, code: 'stale_or_missing_hash', note: 'an expectedSha256 that is not the file\'s' },
       { args: { files: { '../outside.txt': { content: 'x\n' } } }, code: 'path_denied' },
+    ],
+  },
+  file_patch: {
+    example: {
+      args: {
+        files: {
+          'src/config.ts': {
+            patchStrategy: 'aider_block',
+            expectedSha256: sha('src/config.ts'),
+            aiderBlocks: [{ search: '    return 8080;\n', replace: '  return Number(process.env.PORT ?? 8080);\n' }],
+          },
+        },
+      },
+      note: 'the search is indented by four spaces where the file has two: the relative-indentation step places it',
+    },
+    errors: [
+      { args: { files: { 'src/config.ts': { expectedSha256: sha('src/config.ts'), aiderBlocks: [{ search: 'return 8080;', replace: 'return 1;' }] } } }, code: 'patch_strategy_required' },
+      {
+        args: { files: { 'src/config.ts': { patchStrategy: 'aider_block', expectedSha256: sha('src/config.ts'), aiderBlocks: [{ search: "import { readFileSync } from 'node:fs';\n", replace: '' }] } } },
+        code: 'aider_no_match',
+        note: 'the quoted text is not in the file; the closest region is the evidence',
+      },
+      {
+        args: { files: { 'src/app.ts': { patchStrategy: 'ast', expectedSha256: sha('src/app.ts'), astRules: [{ pattern: 'load()', fix: 'load(env)', expectedMatches: 2 }] } } },
+        code: 'ast_match_count',
+      },
+      {
+        args: { files: { 'src/config.ts': { patchStrategy: 'aider_block', expectedSha256: '0'.repeat(64), aiderBlocks: [{ search: '  return 8080;\n', replace: '  return 1;\n' }] } } },
+        code: 'stale_or_missing_hash',
+      },
+    ],
+  },
+  file_rename: {
+    example: { args: { files: { 'notes.md': { destination: 'docs/notes.md', expectedSha256: sha('notes.md') } } }, note: 'the missing folder `docs` is created' },
+    errors: [
+      { args: { files: { 'notes.md': { destination: 'todo.txt', expectedSha256: sha('notes.md') } } }, code: 'already_exists', note: 'a destination is never replaced' },
+      { args: { files: { 'notes.md': { destination: 'n.md' } } }, code: 'stale_or_missing_hash', note: 'renaming needs the fresh expectedSha256' },
+    ],
+  },
+  file_chattr: {
+    example: { args: { files: { 'todo.txt': { chattr: { chmod: 0o600 }, expectedSha256: sha('todo.txt') } } } },
+    errors: [
+      { args: { files: { 'todo.txt': { chattr: { chmod: 0o4755 }, expectedSha256: sha('todo.txt') } } }, code: 'chattr_refused', note: 'setuid, setgid and sticky bits are refused' },
+      { args: { files: { 'todo.txt': { chattr: { chmod: 0o644 } } } }, code: 'stale_or_missing_hash' },
+    ],
+  },
+  file_delete: {
+    example: { args: { files: { 'todo.txt': { expectedSha256: sha('todo.txt') } } } },
+    errors: [
+      { args: { files: { 'src/config.ts': { expectedSha256: sha('src/config.ts') } } }, code: 'file_referenced', note: '`src/app.ts` imports it' },
+      { args: { files: { 'todo.txt': { expectedSha256: '0'.repeat(64) } } }, code: 'stale_or_missing_hash' },
     ],
   },
 };
