@@ -109,7 +109,7 @@ export function markdown(r: ReportInput): string {
   const out: string[] = [];
   const langs = Object.entries(r.langs).map(([l, n]) => `${l} ${n}`).join(', ');
   const kinds = Object.entries(r.editKinds).map(([l, n]) => `${l} ${n}`).join(', ');
-  out.push(`Measured ${r.date} with \`${r.command}\` (seed ${r.seed}, ${r.seconds.toFixed(0)} s): ${r.edits} edits in ${r.files} files (${langs}; ${kinds}).`, '');
+  out.push(`Measured ${r.date} with \`${r.command}\` (random seed ${r.seed}, ${r.seconds.toFixed(0)} s): ${r.edits} edits in ${r.files} files (${langs}; ${kinds}).`, '');
   const shown = r.kinds.filter((k) => !k.id.endsWith('-compact'));
   out.push('Per scenario: correct (exact or merged) / refused / **wrong** (a wrong apply: the file is not an intended result). n/a: the scenario does not apply to that edit.', '');
   out.push(`| scenario | ${shown.map((k) => k.label).join(' | ')} |`, `|---|${shown.map(() => '---').join('|')}|`);
