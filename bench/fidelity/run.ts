@@ -110,7 +110,8 @@ async function main(): Promise<void> {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'fidelity.md'), md);
     writeFileSync(path.join(dir, 'fidelity.svg'), chartSvg(input));
-    const wrong = results.filter((r) => r.judged.outcome === 'wrong' || r.judged.outcome === 'crash').slice(0, 200);
+    // up to 60 wrong applies or crashes per agent, so one agent's many do not hide another's few
+    const wrong = kinds.flatMap((k) => results.filter((r) => r.kind === k.id && (r.judged.outcome === 'wrong' || r.judged.outcome === 'crash')).slice(0, 60));
     writeFileSync(
       path.join(dir, 'fidelity.json'),
       `${JSON.stringify({ ...input, kinds: kinds.map((k) => k.id), scenarios: scenarios.map((s) => s.id), counts: Object.fromEntries([...counts].map(([s, m]) => [s, Object.fromEntries(m)])), cascade: Object.fromEntries(cascade), samples: wrong.map((r) => ({ kind: r.kind, scenario: r.scenario, index: r.index, note: r.judged.note, reply: r.reply?.slice(0, 600) })) }, null, 1)}\n`,

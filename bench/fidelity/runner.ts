@@ -157,7 +157,7 @@ async function runCase(s: Sessions, scenario: Scenario, c: Case, p: PreparedEdit
       clear: (text) => {
         if (!kind.clear) return clearRefusal(text, kind.nextCalls);
         const breaksSyntax = () => c.ok(otherOk).some((e) => parsesWorse(p.target, encodeExpectPlain(e).toString('utf8').replace(/^\ufeff/, '')));
-        return kind.clear(text, { drifted: scenario.changes, ...(scenario.refusal ? { expected: scenario.refusal } : {}), breaksSyntax });
+        return kind.clear(text, { drifted: scenario.changes, concurrent: b.kind === 'concurrent', ...(scenario.refusal ? { expected: scenario.refusal } : {}), breaksSyntax });
       },
     });
     const sample = judged.outcome === 'wrong' || judged.outcome === 'refused' ? { reply: ours.text.slice(0, 4000) } : {};

@@ -54,6 +54,8 @@ export interface EditOutcome {
 /** What a refusal is judged against: whether the file changed after the read, and the refusal the scenario calls for. */
 export interface RefusalContext {
   readonly drifted: boolean;
+  /** A second session edited at the same time: the edit that came first met an unchanged file. */
+  readonly concurrent: boolean;
   readonly expected?: string;
   /** True when the intended result parses worse than the file (the edit itself breaks the syntax). */
   breaksSyntax(): boolean;

@@ -1,6 +1,6 @@
 // The boundary family as an agent uses it for a function edit: `file_read` of the function by
 // `symbols` (which also gives the whole file's SHA-256; a text `range` read fills in lines it did
-// not show), then `file_patch` with `aider_block` search/replace blocks quoted from that read and
+// not show, with a few lines around them), then `file_patch` with `aider_block` search/replace blocks quoted from that read and
 // the read's hash as expectedSha256. A quote is widened until it occurs once in what the agent saw;
 // when the file has it elsewhere too (aider_ambiguous), the agent quotes the whole function once
 // more. A scenario's own quote (a misquote, a repeated block) is sent as it is, once.
@@ -41,7 +41,8 @@ function contentLines(content: string, first: number, into: Map<number, string>)
 
 /**
  * A refusal is clear when it carries a next call and the code the situation calls for: after the
- * file changed, stale_or_missing_hash; where a scenario calls for a refusal, that code; otherwise
+ * file changed, stale_or_missing_hash (with a second session, the edit that came first may meet
+ * the parse check instead); where a scenario calls for a refusal, that code; otherwise
  * an aider code (the quote could not be placed with certainty), or candidate_parse_error when the
  * edit itself breaks the syntax (when it does not, the check caught a block placed where the edit
  * does not fit: not a clear refusal).
@@ -49,11 +50,14 @@ function contentLines(content: string, first: number, into: Map<number, string>)
 export function boundaryClear(text: string, ctx: RefusalContext): boolean {
   const e = parseEnvelope(text)?.error;
   if (!e?.code || !e.suggestedNextCall) return false;
-  if (ctx.drifted) return e.code === 'stale_or_missing_hash';
+  if (ctx.drifted) return e.code === 'stale_or_missing_hash' || (ctx.concurrent && e.code === 'candidate_parse_error' && ctx.breaksSyntax());
   if (ctx.expected) return e.code === ctx.expected;
   if (e.code === 'candidate_parse_error') return ctx.breaksSyntax();
   return e.code.startsWith('aider_');
 }
+
+/** Lines of context a text read takes around the lines it must show. */
+const CONTEXT = 3;
 
 /** The contiguous lines of the view around the lines the edit needs. */
 function visible(view: ReadonlyMap<number, string>, needed: readonly number[]): [number, number] {
@@ -84,7 +88,8 @@ class BoundaryAgent implements Agent {
     if (sym?.found && sym.lines && sym.content !== undefined) contentLines(sym.content, sym.lines[0], view);
     const missing = file.needed.filter((n) => !view.has(n));
     if (missing.length > 0) {
-      const range = { start: Math.min(...missing), end: Math.max(...missing) + 1 };
+      // the lines and a few around them, so a quote can take a line of context that is not blank
+      const range = { start: Math.max(0, Math.min(...missing) - CONTEXT), end: Math.max(...missing) + 1 + CONTEXT };
       const more = await this.call('file_read', { files: [{ filePath: file.rel, mode: 'text', range }] }, calls);
       const e = more.env?.data?.files?.[0] as { sha256?: string; content?: string; lines?: { returned?: [number, number] } } | undefined;
       if (e?.content !== undefined) contentLines(e.content, e.lines?.returned?.[0] ?? range.start, view);
