@@ -34,13 +34,14 @@ export function judge(opts: {
   disk: Buffer;
   okExpect: readonly Expect[];
   refusedExpect: readonly Expect[];
-  nextCalls: readonly string[];
+  /** Whether a refusal's text is clear (see clearRefusal for the default rule). */
+  clear: (text: string) => boolean;
 }): Judged {
   if (opts.ok) {
     if (opts.okExpect.some((e) => matches(e, opts.disk))) return { outcome: opts.changes ? 'merged' : 'exact' };
     const unchanged = opts.refusedExpect.some((e) => matches(e, opts.disk));
     return { outcome: 'wrong', silent: true, note: unchanged ? 'answered as applied, file unchanged' : 'answered as applied, file is not an intended result' };
   }
-  if (opts.refusedExpect.some((e) => matches(e, opts.disk))) return { outcome: 'refused', clear: clearRefusal(opts.text, opts.nextCalls) };
+  if (opts.refusedExpect.some((e) => matches(e, opts.disk))) return { outcome: 'refused', clear: opts.clear(opts.text) };
   return { outcome: 'wrong', silent: false, note: 'refused, but the file changed' };
 }

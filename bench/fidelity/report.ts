@@ -2,6 +2,7 @@
 // the token costs, a markdown table (for docs/BENCHMARKS.md) and an SVG chart of the outcomes.
 
 import type { AgentKind } from './agents/agent.js';
+import { cascadeMarkdown, type CascadeRow } from './cascade-report.js';
 import { OUTCOMES, type Outcome } from './classify.js';
 import type { TaskResult } from './runner.js';
 import type { Scenario } from './scenarios.js';
@@ -97,6 +98,9 @@ export interface ReportInput {
   readonly counts: Map<string, Map<string, Counts>>;
   readonly costs: readonly CostSummary[];
   readonly goals: readonly Goal[];
+  /** The boundary family: cascade steps and refusals per scenario, and its goals. */
+  readonly cascade: Map<string, CascadeRow>;
+  readonly boundaryGoals: readonly Goal[];
   readonly seconds: number;
   readonly command: string;
 }
@@ -105,7 +109,7 @@ export function markdown(r: ReportInput): string {
   const out: string[] = [];
   const langs = Object.entries(r.langs).map(([l, n]) => `${l} ${n}`).join(', ');
   const kinds = Object.entries(r.editKinds).map(([l, n]) => `${l} ${n}`).join(', ');
-  out.push(`Measured ${r.date} with \`${r.command}\` (seed ${r.seed}, ${r.seconds.toFixed(0)} s): ${r.edits} edits in ${r.files} files (${langs}; ${kinds}).`, '');
+  out.push(`Measured ${r.date} with \`${r.command}\` (random seed ${r.seed}, ${r.seconds.toFixed(0)} s): ${r.edits} edits in ${r.files} files (${langs}; ${kinds}).`, '');
   const shown = r.kinds.filter((k) => !k.id.endsWith('-compact'));
   out.push('Per scenario: correct (exact or merged) / refused / **wrong** (a wrong apply: the file is not an intended result). n/a: the scenario does not apply to that edit.', '');
   out.push(`| scenario | ${shown.map((k) => k.label).join(' | ')} |`, `|---|${shown.map(() => '---').join('|')}|`);
@@ -127,7 +131,8 @@ export function markdown(r: ReportInput): string {
       out.push(`| ${sc.id} | ${k.id} | ${c.exact} | ${c.merged} | ${c.refused} (${c.clear}) | ${c.wrong} (${c.silent}) | ${c.crash} | ${c['n/a']} |`);
     }
   }
-  out.push('', 'Agent cost on fresh files (o200k tokens: the read calls, the edit request, the edit reply; the ratio is per task against the reference server doing the same task):', '');
+  out.push('', ...cascadeMarkdown(r.cascade, r.scenarios));
+  out.push('Agent cost on fresh files (o200k tokens: the read calls, the edit request, the edit reply; the ratio is per task against the reference server doing the same task):', '');
   out.push('| agent | tasks | read (requests + replies) | edit request | edit reply | total | ratio median | ratio p90 | 500+ lines: median / p90 |', '|---|---|---|---|---|---|---|---|---|');
   for (const c of r.costs) {
     const ratio = c.ratio ? [`${c.ratio.median.toFixed(3)}×`, `${c.ratio.p90.toFixed(3)}×`, c.ratio.large ? `${c.ratio.large.median.toFixed(3)}× / ${c.ratio.large.p90.toFixed(3)}× (${c.ratio.large.tasks})` : '—'] : ['—', '—', '—'];
@@ -135,6 +140,10 @@ export function markdown(r: ReportInput): string {
   }
   out.push('', 'Goals (hashline):', '', '| goal | measured | met |', '|---|---|---|');
   for (const g of r.goals) out.push(`| ${g.text} | ${g.measured} | ${g.met ? 'met' : 'NOT met'} |`);
+  if (r.boundaryGoals.length > 0) {
+    out.push('', 'Goals (boundary family):', '', '| goal | measured | met |', '|---|---|---|');
+    for (const g of r.boundaryGoals) out.push(`| ${g.text} | ${g.measured} | ${g.met ? 'met' : 'NOT met'} |`);
+  }
   return `${out.join('\n')}\n`;
 }
 

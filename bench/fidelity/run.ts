@@ -1,6 +1,7 @@
 // `npm run bench:fidelity [-- --edits N] [-- --seed S] [-- --no-build] [-- --doc]`: builds hashline,
 // picks N edits (default 1,000) in real source files found on this machine, replays each through
-// every scenario with hashline (whole-file read, symbol read) and the reference filesystem server,
+// every scenario with hashline (whole-file read, symbol read), the boundary tools (file_read, then
+// file_patch with aider blocks; also the misquote scenarios) and the reference filesystem server,
 // judges each result against the oracle, counts tokens on fresh files, prints the table and writes
 // bench/results/fidelity.{md,svg,json}; --doc also puts the table into docs/BENCHMARKS.md.
 
@@ -12,11 +13,14 @@ import { parseArgs } from 'node:util';
 import { build } from '../lib/context.js';
 import { connectHashline } from '../lib/mcp.js';
 import type { AgentKind } from './agents/agent.js';
+import { boundaryKind } from './agents/boundary.js';
 import { hashlineKind } from './agents/hashline.js';
 import { referenceKind } from './agents/reference.js';
 import { findSources, pickTargets } from './corpus.js';
+import { boundaryGoals, cascadeCounts } from './cascade-report.js';
 import { chartSvg, countOutcomes, goals, markdown } from './report.js';
 import { Rng } from './rng.js';
+import { QUOTE_SCENARIOS } from './quote-scenarios.js';
 import { prepareEdits, runAll } from './runner.js';
 import { SCENARIOS } from './scenarios.js';
 import { costSummaries, taskTokens, type TaskTokens } from './tokens.js';
@@ -57,10 +61,10 @@ async function main(): Promise<void> {
   process.env.XDG_STATE_HOME = state;
   try {
     const spawn = { command: process.execPath, args: [path.join(REPO, 'dist/cli/main.js')] };
-    const kinds: AgentKind[] = [hashlineKind(spawn, 'whole'), hashlineKind(spawn, 'symbol'), referenceKind(REPO)];
+    const kinds: AgentKind[] = [hashlineKind(spawn, 'whole'), hashlineKind(spawn, 'symbol'), boundaryKind(spawn), referenceKind(REPO)];
     if (await hasCompactReply(root)) kinds.push(hashlineKind(spawn, 'symbol', { compact: true }));
     const only = values.scenarios?.split(',');
-    const scenarios = SCENARIOS.filter((s) => !only || only.includes(s.id));
+    const scenarios = [...SCENARIOS, ...QUOTE_SCENARIOS].filter((s) => !only || only.includes(s.id));
     const results = await runAll(
       {
         root,
@@ -82,6 +86,7 @@ async function main(): Promise<void> {
     }
     const costs = costSummaries(byKind, 'reference');
     const counts = countOutcomes(results);
+    const cascade = cascadeCounts(results, kinds);
     const count = (f: (p: (typeof prepared)[number]) => string) => prepared.reduce<Record<string, number>>((m, p) => ({ ...m, [f(p)]: (m[f(p)] ?? 0) + 1 }), {});
     const input = {
       date: new Date().toISOString(),
@@ -95,6 +100,8 @@ async function main(): Promise<void> {
       counts,
       costs,
       goals: goals(counts, kinds, costs),
+      cascade,
+      boundaryGoals: boundaryGoals(counts, kinds, scenarios, cascade),
       seconds: (Date.now() - t0) / 1000,
       command: `npm run bench:fidelity -- --edits ${edits} --seed ${seed}`,
     };
@@ -103,10 +110,11 @@ async function main(): Promise<void> {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'fidelity.md'), md);
     writeFileSync(path.join(dir, 'fidelity.svg'), chartSvg(input));
-    const wrong = results.filter((r) => r.judged.outcome === 'wrong' || r.judged.outcome === 'crash').slice(0, 200);
+    // up to 60 wrong applies or crashes per agent, so one agent's many do not hide another's few
+    const wrong = kinds.flatMap((k) => results.filter((r) => r.kind === k.id && (r.judged.outcome === 'wrong' || r.judged.outcome === 'crash')).slice(0, 60));
     writeFileSync(
       path.join(dir, 'fidelity.json'),
-      `${JSON.stringify({ ...input, kinds: kinds.map((k) => k.id), scenarios: scenarios.map((s) => s.id), counts: Object.fromEntries([...counts].map(([s, m]) => [s, Object.fromEntries(m)])), samples: wrong.map((r) => ({ kind: r.kind, scenario: r.scenario, index: r.index, note: r.judged.note, reply: r.reply?.slice(0, 600) })) }, null, 1)}\n`,
+      `${JSON.stringify({ ...input, kinds: kinds.map((k) => k.id), scenarios: scenarios.map((s) => s.id), counts: Object.fromEntries([...counts].map(([s, m]) => [s, Object.fromEntries(m)])), cascade: Object.fromEntries(cascade), samples: wrong.map((r) => ({ kind: r.kind, scenario: r.scenario, index: r.index, note: r.judged.note, reply: r.reply?.slice(0, 600) })) }, null, 1)}\n`,
     );
     if (values.doc) {
       const doc = path.join(REPO, 'docs/BENCHMARKS.md');

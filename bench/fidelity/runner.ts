@@ -6,13 +6,14 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Agent, AgentKind, AgentSession, Call, TaskFile } from './agents/agent.js';
-import { judge, type Judged } from './classify.js';
+import { clearRefusal, judge, type Judged } from './classify.js';
 import type { Lang, Target } from './corpus.js';
 import { encodeDoc, viewOf } from './doc.js';
 import { EDIT_KINDS, makeEdit } from './edits.js';
-import type { AbstractEdit, EditKind } from './oracle.js';
+import { encodeExpectPlain, type AbstractEdit, type EditKind } from './oracle.js';
 import { Rng } from './rng.js';
 import type { Case, Scenario } from './scenarios.js';
+import { parsesWorse } from './syntax.js';
 
 export interface TaskResult {
   readonly kind: string;
@@ -27,6 +28,9 @@ export interface TaskResult {
   readonly edit?: readonly Call[];
   /** The reply text of a wrong apply, a crash or a refusal (a sample for the report). */
   readonly reply?: string;
+  /** The boundary family: the cascade step that placed each block, or the code of the refusal. */
+  readonly methods?: readonly string[];
+  readonly code?: string;
 }
 
 export interface RunOptions {
@@ -110,7 +114,9 @@ async function runCase(s: Sessions, scenario: Scenario, c: Case, p: PreparedEdit
   const base = { kind: s.kind.id, scenario: scenario.id, index: p.index, lang: p.target.file.lang, lines: p.target.file.lines.length, editKind: p.edit.kind };
   const done = (judged: Judged, extra: Partial<TaskResult> = {}): TaskResult => ({ ...base, judged, ...extra });
   writeFileSync(abs, encodeDoc(c.initial));
-  const file: TaskFile = { rel, fn: p.target.fn, needed: needed(p.edit, c.initial.lines.length) };
+  const quoted = c.quote ? Array.from({ length: c.quote.hi - c.quote.lo }, (_, k) => c.quote!.lo + k) : [];
+  const lines = [...new Set([...needed(p.edit, c.initial.lines.length), ...quoted])].sort((a, b) => a - b);
+  const file: TaskFile = { rel, fn: p.target.fn, needed: lines, ...(c.quote ? { quote: c.quote.block } : {}) };
   try {
     const agent = await s.agent();
     const read = await agent.read(file);
@@ -136,17 +142,27 @@ async function runCase(s: Sessions, scenario: Scenario, c: Case, p: PreparedEdit
       otherOk = other.ok;
     } else ours = await agent.edit(file, read.state, p.edit);
     const disk = readFileSync(abs);
+    // a hash-checked family must refuse every edit of a file that changed since its read; with a
+    // second session, the edit that came first met an unchanged file
+    const first = b.kind === 'concurrent' && !otherOk;
+    const strict = s.kind.hashChecked === true && scenario.changes;
+    const kind = s.kind;
     const judged = judge({
-      changes: scenario.changes,
+      changes: strict ? false : scenario.changes,
       ok: ours.ok,
       text: ours.text,
       disk,
-      okExpect: c.ok(otherOk),
+      okExpect: strict && !first ? [] : c.ok(otherOk),
       refusedExpect: c.refused(otherOk),
-      nextCalls: s.kind.nextCalls,
+      clear: (text) => {
+        if (!kind.clear) return clearRefusal(text, kind.nextCalls);
+        const breaksSyntax = () => c.ok(otherOk).some((e) => parsesWorse(p.target, encodeExpectPlain(e).toString('utf8').replace(/^\ufeff/, '')));
+        return kind.clear(text, { drifted: scenario.changes, concurrent: b.kind === 'concurrent', ...(scenario.refusal ? { expected: scenario.refusal } : {}), breaksSyntax });
+      },
     });
     const sample = judged.outcome === 'wrong' || judged.outcome === 'refused' ? { reply: ours.text.slice(0, 4000) } : {};
-    return done(judged, { ...sample, ...(keep ? { read: read.calls, edit: ours.calls } : {}) });
+    const cascade = { ...(ours.methods ? { methods: ours.methods } : {}), ...(ours.code ? { code: ours.code } : {}) };
+    return done(judged, { ...sample, ...cascade, ...(keep ? { read: read.calls, edit: ours.calls } : {}) });
   } catch (e) {
     await s.reset();
     return done({ outcome: 'crash', note: message(e).split('\n')[0]! });
@@ -160,7 +176,7 @@ export async function runAll(opts: RunOptions, prepared: readonly PreparedEdit[]
   const sessions = opts.kinds.map((k) => new Sessions(k, opts.root));
   try {
     for (const scenario of opts.scenarios) {
-      const active = sessions.filter((s) => opts.runs?.(s.kind, scenario) ?? true);
+      const active = sessions.filter((s) => (!scenario.quoted || s.kind.quotes === true) && (opts.runs?.(s.kind, scenario) ?? true));
       if (active.length === 0) continue;
       const t0 = Date.now();
       const spent = new Map<string, number>();

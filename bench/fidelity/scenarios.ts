@@ -9,6 +9,7 @@ import { collidingLine, tagOf } from './collide.js';
 import type { Target } from './corpus.js';
 import { commentPrefix, editZone, inlineComment, statement } from './edits.js';
 import { expectOf, intended, itemsOf, mutations, type AbstractEdit, type Expect, type Mutation } from './oracle.js';
+import type { Block } from './quote.js';
 import type { Rng } from './rng.js';
 
 export type Between =
@@ -20,6 +21,8 @@ export type Between =
 export interface Case {
   readonly initial: Doc;
   readonly between: Between;
+  /** The quote the agent sends instead of its own (lines [lo, hi) of the file it was taken from). */
+  readonly quote?: { readonly lo: number; readonly hi: number; readonly block: Block };
   /** Intended results when our edit is answered as applied (none: it must be refused). */
   ok(otherApplied: boolean): Expect[];
   /** What the file must be when our edit is refused. */
@@ -39,6 +42,10 @@ export interface Scenario {
   readonly title: string;
   /** True when the file changes between read and edit (a correct result is then a merge). */
   readonly changes: boolean;
+  /** The scenario hands the agent a quote: it runs only for families that place edits by text. */
+  readonly quoted?: boolean;
+  /** The refusal the scenario calls for (an error code), when any placement would be wrong. */
+  readonly refusal?: string;
   build(input: ScenarioInput): Case | null;
 }
 

@@ -6,11 +6,14 @@
 // histogram, then the exact Levenshtein distance, which a diff's edit count never undercuts), so
 // only regions that could win are diffed. Screening has a work budget; a search that runs out of it
 // before every region that could tie is ruled out places nothing. A region's first line may keep a
-// prefix and a fragment's last line a suffix the search does not quote (the diff says so).
+// prefix and a fragment's last line a suffix the search does not quote (the diff says so), except a
+// prefix that ends inside a word (the quote lost a word's first characters: the whole line is
+// replaced); a prefix of blanks before a one-line search is its indentation (line-start.ts).
 
 import DiffMatchPatch from 'diff-match-patch';
 import { distance } from 'fastest-levenshtein';
 import { blockLines, LineIndex, windowEdit } from './line-index.js';
+import { matchEdit, matchStart } from './line-start.js';
 import { MAX_LISTED_SPANS, type ClosestRegion, type LineSpan, type StepResult } from './types.js';
 
 /** A placement needs at least this similarity (1 - edits / longer length). */
@@ -176,7 +179,8 @@ export function fuzzyStep(text: string, search: string, replace: string): FuzzyR
   }
   const edit = windowEdit(index, best.i, best.m, search, replace);
   const { head, tail } = trimEdges(body, windowText(best), !search.endsWith('\n'));
-  const trimmed = { start: edit.start + head, end: edit.end - tail, text: edit.text };
+  const start = head > 0 && matchStart(text, edit.start + head) === 'word' ? edit.start : edit.start + head;
+  const trimmed = matchEdit(text, start, edit.end - tail, search, edit.text);
   return { kind: 'placed', placement: { method: 'diff-match-patch', edit: trimmed, span: spanOf(best), similarity } };
 }
 

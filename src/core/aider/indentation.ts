@@ -5,6 +5,7 @@
 // indentation gets the file's indentation in its place; other lines are inserted as written.
 
 import { blockLines, LineIndex, windowEdit } from './line-index.js';
+import { reindent } from './line-start.js';
 import { normalizeWhitespace } from './whitespace.js';
 import { MAX_LISTED_SPANS, type StepResult } from './types.js';
 
@@ -22,14 +23,6 @@ function commonIndent(lines: readonly string[]): string | null {
   if (indent === null) return null;
   for (const l of lines) if (!blank(l) && !l.startsWith(indent)) return null;
   return indent;
-}
-
-/** `replace` with `from` indentation swapped for `to` on every line that starts with it. */
-export function reindent(replace: string, from: string, to: string): string {
-  return replace
-    .split('\n')
-    .map((l) => (!blank(l) && l.startsWith(from) ? to + l.slice(from.length) : l))
-    .join('\n');
 }
 
 export function indentationStep(text: string, search: string, replace: string): StepResult {

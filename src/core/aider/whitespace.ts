@@ -3,9 +3,10 @@
 // whitespace is dropped, while indentation (the whitespace a line starts with) must match as it is
 // (a different indentation is step 3's, which re-indents the replacement). The match is mapped back
 // to the original text, so the replacement lands on exactly the characters the normalized match
-// covers.
+// covers (a match inside a word or the indentation is treated as the exact step treats it).
 
 import { LineIndex } from './line-index.js';
+import { matchEdit, matchStart } from './line-start.js';
 import { MAX_LISTED_SPANS, type StepResult } from './types.js';
 
 const SPACE = 0x20;
@@ -81,7 +82,8 @@ export function whitespaceStep(text: string, search: string, replace: string): S
   const region = (at: number) => ({ start: hay.from[at]!, end: hay.to[at + needle.length - 1]! });
   if (hay.text.indexOf(needle, first + 1) === -1) {
     const { start, end } = region(first);
-    return { kind: 'placed', placement: { method: 'whitespace', edit: { start, end, text: replace }, span: index.span(start, end) } };
+    if (matchStart(text, start) === 'word') return { kind: 'none' };
+    return { kind: 'placed', placement: { method: 'whitespace', edit: matchEdit(text, start, end, search, replace), span: index.span(start, end) } };
   }
   const spans = [];
   for (let at = first; at !== -1 && spans.length < MAX_LISTED_SPANS; at = hay.text.indexOf(needle, at + 1)) {
