@@ -324,8 +324,7 @@ async function start() {
     if (!location.hash.startsWith('#/guard')) location.hash = '#/guard';
     return route();
   }
-  await route();
-  await restartFeed();
+  await Promise.all([route(), restartFeed()]);
 }
 
 start().catch((e) => notice(e.message));
