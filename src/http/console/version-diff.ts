@@ -3,7 +3,7 @@
 // for what was left out. Pure: texts in, model out. Computed with the `diff` package on the LF
 // texts the history keeps; a pathological pair (too many edits, too slow) is reported, not drawn.
 
-import { diffLines, structuredPatch } from 'diff';
+import { diffArrays, structuredPatch } from 'diff';
 
 export interface DiffLine {
   /** ' ' context, '-' removed, '+' added. */
@@ -80,16 +80,32 @@ export function diffVersions(before: string, after: string, limits: DiffLimits =
   return { hunks, added, removed, truncated, tooComplex: false };
 }
 
-/** Added and removed line counts only, or null when the pair is too complex for `maxEditLength`. */
+/** Lines with their terminators (a last line without one stays as it is). */
+const linesOf = (text: string): string[] => text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+
+/**
+ * Added and removed line counts only, or null when the pair is too complex for `maxEditLength`.
+ * The common head and tail are set aside first (a version usually differs from its predecessor in
+ * one region), so the diff proper runs on the changed middle.
+ */
 export function countChanges(before: string, after: string, maxEditLength = 2000): LineCounts | null {
   if (before === after) return { added: 0, removed: 0 };
-  const changes = diffLines(before, after, { maxEditLength });
+  const a = linesOf(before);
+  const b = linesOf(after);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const midA = a.slice(head, a.length - tail);
+  const midB = b.slice(head, b.length - tail);
+  if (midA.length === 0 || midB.length === 0) return { added: midB.length, removed: midA.length };
+  const changes = diffArrays(midA, midB, { maxEditLength });
   if (changes === undefined) return null;
   let added = 0;
   let removed = 0;
   for (const c of changes) {
-    if (c.added) added += c.count ?? 0;
-    else if (c.removed) removed += c.count ?? 0;
+    if (c.added) added += c.count ?? c.value.length;
+    else if (c.removed) removed += c.count ?? c.value.length;
   }
   return { added, removed };
 }

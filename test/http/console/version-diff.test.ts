@@ -46,3 +46,18 @@ test('a pair beyond maxEditLength is reported too complex, not drawn', () => {
   assert.deepEqual(d.hunks, []);
   assert.equal(countChanges(before, after, 10), null);
 });
+
+test('counts agree with the full diff, whatever the head and tail hold', async () => {
+  const fc = (await import('fast-check')).default;
+  const line = fc.constantFrom('a', 'b', 'c', '', 'x y');
+  const text = fc.array(line, { maxLength: 12 }).chain((ls) => fc.boolean().map((eol) => ls.join('\n') + (eol && ls.length > 0 ? '\n' : '')));
+  fc.assert(
+    fc.property(text, text, (before, after) => {
+      const full = diffVersions(before, after, { ...DIFF_LIMITS, context: 0 });
+      const counts = countChanges(before, after);
+      assert.deepEqual(counts, { added: full.added, removed: full.removed });
+    }),
+    { numRuns: 300 },
+  );
+  assert.deepEqual(countChanges('a\nb', 'a\nb\n'), { added: 1, removed: 1 }, 'a line that gains its newline changed');
+});

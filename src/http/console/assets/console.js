@@ -102,8 +102,9 @@ function feedRow(e) {
 async function loadFeed(more = false) {
   const body = $('feed').tBodies[0];
   const page = await api(`/console/api/feed${query({ ...state.filters, before: more ? state.oldest : undefined, limit: 100 })}`);
-  if (!more) body.replaceChildren();
-  for (const e of page.entries) body.append(feedRow(e));
+  const rows = page.entries.map(feedRow);
+  if (more) body.append(...rows);
+  else body.replaceChildren(...rows);
   if (page.entries.length > 0) state.oldest = page.entries[page.entries.length - 1].id;
   $('feed-more').hidden = page.entries.length < 100;
   $('feed-empty').hidden = body.rows.length > 0;
@@ -145,8 +146,11 @@ async function loadTimeline(more = false) {
   $('file-path').textContent = page.path;
   $('file-note').textContent = page.readable ? '' : 'The read policy refuses this file: its versions are listed without content or diff.';
   const body = $('timeline').tBodies[0];
-  if (!more) body.replaceChildren();
-  for (const e of page.entries) body.append(versionRow(e));
+  // one insertion for the whole page of rows (a file may have 1,000 versions)
+  const fragment = document.createDocumentFragment();
+  fragment.append(...page.entries.map(versionRow));
+  if (!more) body.replaceChildren(fragment);
+  else body.append(fragment);
   if (page.entries.length > 0) state.fileOldest = page.entries[page.entries.length - 1].id;
   $('timeline-more').hidden = !page.more;
   if (!more && page.entries.length === 0) body.append(el('tr', {}, el('td', { colspan: 6, class: 'muted' }, 'No versions of this path in the history.')));
@@ -162,7 +166,7 @@ function versionRow(e) {
     el('td', {}, String(e.id)),
     stackedTimeCell(e.time),
     el('td', {}, changeText(e)),
-    el('td', {}, e.tool ?? '-', el('span', { class: 'sub' }, clientText(e))),
+    el('td', { class: 'by', title: clientText(e) }, e.tool ?? '-', el('span', { class: 'sub' }, e.client ?? '-')),
     linesCell(e),
     actions);
 }
@@ -252,6 +256,7 @@ async function loadGuard() {
     el('h3', {}, 'Paths'),
     el('dl', {}, list('Roots', g.roots.map((r) => (r.path === r.real ? r.path : `${r.path} → ${r.real}`))), list('Allowed outside the roots', g.allow), list('Blocked', g.block),
       list('Read scope: allowed', g.readAllow, 'same as the allow list'), list('Read scope: blocked', g.readBlock, 'same as the block list'), list('Protected from writes', g.protect), list('Sealed (no reads, no writes)', g.seal)),
+    el('p', { class: 'note muted' }, 'Read scope lists, when set, replace the allow and block lists for reads. The console never shows the content of a path the read scope refuses.'),
     el('h3', {}, 'Configuration'),
     el('dl', {}, el('dt', {}, 'Generation'), el('dd', {}, `${c.generation} (identity ${c.identity})`), el('dt', {}, 'File'), el('dd', {}, c.file ?? 'none (defaults)'),
       c.lastError ? [el('dt', {}, 'Last edit refused'), el('dd', { class: 'error' }, `${c.lastError.at}: ${c.lastError.message}`)] : [],
