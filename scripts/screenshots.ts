@@ -102,8 +102,8 @@ async function main(): Promise<void> {
     await page.screenshot({ path: path.join(OUT, 'console-feed.png') });
 
     await page.click('#feed tbody tr[data-path="src/server.ts"] a');
-    await page.waitForSelector('#timeline tbody tr .diff-btn');
-    await page.click('#timeline tbody tr:first-child .diff-btn');
+    await page.waitForSelector('#timeline > li .diff-btn');
+    await page.click('#timeline > li:first-child .diff-btn');
     await page.check('input[name=layout][value=split]');
     await page.waitForSelector('#diff table.diff.split');
     await page.screenshot({ path: path.join(OUT, 'console-timeline.png') });

@@ -62,9 +62,9 @@ test('in a browser: the name and the content are text, nothing runs', { skip: sk
     await link.waitFor();
     assert.equal(await link.textContent(), NAME, 'the path reads literally');
     await link.click();
-    await page.waitForSelector('#timeline tbody tr .diff-btn');
+    await page.waitForSelector('#timeline > li .diff-btn');
     assert.equal(await page.textContent('#file-path'), NAME);
-    await page.click('#timeline tbody tr:first-child .diff-btn');
+    await page.click('#timeline > li:first-child .diff-btn');
     await page.waitForSelector('#diff table.diff');
     const added = await page.$$eval('#diff tr.add td.code', (cells) => cells.map((c) => c.textContent));
     assert.deepEqual(added, ['<script>window.__pwned=2</script>', '<img src=y onerror="window.__pwned=3">']);

@@ -69,8 +69,8 @@ test('an edit made by another process over MCP appears in the live feed', { skip
 
 test('the diff shows the changed lines; Restore puts the file back on disk', { skip }, async () => {
   await page.click('#feed tbody tr[data-path="notes.txt"]:has-text("fs_edit") a');
-  await page.waitForSelector('#view-file:not([hidden]) #timeline tbody tr .diff-btn');
-  await page.click('#timeline tbody tr:first-child .diff-btn');
+  await page.waitForSelector('#view-file:not([hidden]) #timeline > li .diff-btn');
+  await page.click('#timeline > li:first-child .diff-btn');
   await page.waitForSelector('#diff table.diff.unified');
   const removed = await page.$$eval('#diff tr.del td.code', (cells) => cells.map((c) => c.textContent));
   const added = await page.$$eval('#diff tr.add td.code', (cells) => cells.map((c) => c.textContent));
@@ -84,10 +84,10 @@ test('the diff shows the changed lines; Restore puts the file back on disk', { s
   const file = path.join(d.sandbox.root, 'notes.txt');
   assert.equal(await fsp.readFile(file, 'utf8'), 'alpha\nBETA, edited over MCP\ngamma\n');
   // the version read before the edit (the row whose change is "seen")
-  const seen = page.locator('#timeline tbody tr', { hasText: 'seen' }).first();
+  const seen = page.locator('#timeline > li', { hasText: 'seen' }).first();
   await seen.locator('.restore-btn').click();
   await page.waitForFunction(() => document.getElementById('live')?.textContent?.startsWith('restored notes.txt'));
   assert.equal(await fsp.readFile(file, 'utf8'), ORIGINAL);
   // the timeline follows: the rollback is logged by the console
-  await page.waitForSelector('#timeline tbody tr:first-child:has-text("console")');
+  await page.waitForSelector('#timeline > li:first-child:has-text("console")');
 });

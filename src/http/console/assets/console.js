@@ -4,7 +4,7 @@
 // data from agents, not markup.
 
 const $ = (id) => document.getElementById(id);
-const state = { csrf: '', filters: {}, oldest: null, source: null, file: null, fileOldest: null, layout: 'unified', diffId: null };
+const state = { csrf: '', filters: {}, oldest: null, source: null, file: null, fileOldest: null, layout: 'unified', diffId: null, drawing: 0 };
 
 /** Makes an element; string children become text nodes. */
 function el(tag, attrs = {}, ...children) {
@@ -26,10 +26,10 @@ function when(ms) {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 const timeCell = (ms) => el('td', { class: 'when' }, el('time', { datetime: new Date(ms).toISOString(), text: when(ms) }));
-/** Time over date, for narrow tables. */
-const stackedTimeCell = (ms) => {
+/** Time over date, for narrow columns. */
+const stackedTime = (ms) => {
   const [day, clock] = when(ms).split(' ');
-  return el('td', { class: 'when' }, el('time', { datetime: new Date(ms).toISOString() }, clock, el('span', { class: 'sub' }, day)));
+  return el('span', { class: 'when' }, el('time', { datetime: new Date(ms).toISOString() }, clock, el('span', { class: 'sub' }, day)));
 };
 
 function notice(text) {
@@ -68,16 +68,17 @@ function changeText(e) {
   const what = e.kind === 'bytes' ? 'binary' : e.tag ?? '';
   return `${e.op} ${what}`.trim();
 }
-function linesCell(e) {
-  if (!e.readable) return el('td', { class: 'lines muted', title: 'the read policy refuses this path: no content is shown' }, 'hidden');
-  if (e.added === null) return el('td', { class: 'lines muted' }, '–');
-  return el('td', { class: 'lines' }, el('span', { class: 'add', 'aria-label': `${e.added} added` }, `+${e.added}`), ' ', el('span', { class: 'del', 'aria-label': `${e.removed} removed` }, `−${e.removed}`));
+function linesCell(e, tag = 'td') {
+  if (!e.readable) return el(tag, { class: 'lines muted', title: 'the read policy refuses this path: no content is shown' }, 'hidden');
+  if (e.added === null) return el(tag, { class: 'lines muted' }, '–');
+  return el(tag, { class: 'lines' }, el('span', { class: 'add', 'aria-label': `${e.added} added` }, `+${e.added}`), ' ', el('span', { class: 'del', 'aria-label': `${e.removed} removed` }, `−${e.removed}`));
 }
 function clientText(e) {
   return e.clientName ? `${e.client ?? '-'} (${e.clientName})` : e.client ?? '-';
 }
 
 // ---- activity feed ----
+const MAX_FEED_ROWS = 500;
 const known = { clients: new Set(), tools: new Set() };
 function remember(e) {
   for (const [set, value, list] of [[known.clients, e.client, 'clients'], [known.tools, e.tool, 'tools']]) {
@@ -119,7 +120,13 @@ function follow(after) {
   es.addEventListener('entries', (ev) => {
     const entries = JSON.parse(ev.data);
     const body = $('feed').tBodies[0];
-    for (const e of entries) body.prepend(feedRow(e));
+    body.prepend(...entries.reverse().map(feedRow));
+    // a long watch keeps the newest rows; older ones come back with "Load older"
+    while (body.rows.length > MAX_FEED_ROWS) body.lastElementChild.remove();
+    if (body.rows.length === MAX_FEED_ROWS) {
+      state.oldest = Number(body.lastElementChild.dataset.id);
+      $('feed-more').hidden = false;
+    }
     $('feed-empty').hidden = body.rows.length > 0;
     if (state.file && entries.some((e) => e.path === state.file)) void loadTimeline();
   });
@@ -139,41 +146,52 @@ async function restartFeed() {
 }
 
 // ---- timeline and diffs ----
+const FIRST_ROWS = 60;
+const ROWS_PER_TASK = 250;
 async function loadTimeline(more = false) {
   const path = state.file;
   const page = await api(`/console/api/timeline${query({ path, before: more ? state.fileOldest : undefined, limit: 1000 })}`);
   if (path !== state.file) return;
   $('file-path').textContent = page.path;
   $('file-note').textContent = page.readable ? '' : 'The read policy refuses this file: its versions are listed without content or diff.';
-  const body = $('timeline').tBodies[0];
-  // one insertion for the whole page of rows (a file may have 1,000 versions)
-  const fragment = document.createDocumentFragment();
-  fragment.append(...page.entries.map(versionRow));
-  if (!more) body.replaceChildren(fragment);
-  else body.append(fragment);
+  const list = $('timeline');
+  // a screenful first, the rest in later tasks (a file may have 1,000 versions), so the page shows
+  // and answers at once; rows off screen are not laid out until scrolled to (content-visibility)
+  const first = page.entries.slice(0, FIRST_ROWS).map(versionRow);
+  if (!more) list.replaceChildren(...first);
+  else list.append(...first);
+  const token = ++state.drawing;
+  for (let i = FIRST_ROWS; i < page.entries.length; i += ROWS_PER_TASK) {
+    await new Promise((r) => setTimeout(r, 0));
+    if (token !== state.drawing || path !== state.file) return;
+    const fragment = document.createDocumentFragment();
+    fragment.append(...page.entries.slice(i, i + ROWS_PER_TASK).map(versionRow));
+    list.append(fragment);
+  }
   if (page.entries.length > 0) state.fileOldest = page.entries[page.entries.length - 1].id;
   $('timeline-more').hidden = !page.more;
-  if (!more && page.entries.length === 0) body.append(el('tr', {}, el('td', { colspan: 6, class: 'muted' }, 'No versions of this path in the history.')));
+  if (!more && page.entries.length === 0) list.append(el('li', { class: 'muted empty' }, 'No versions of this path in the history.'));
 }
 
+/** One version as a list item whose parts line up in columns (the header row is visual only). */
 function versionRow(e) {
   const content = e.kind !== null && e.readable;
-  const actions = el('td', { class: 'actions' });
+  const actions = el('span', { class: 'actions' });
   if (content && e.kind === 'text') actions.append(el('button', { type: 'button', class: 'diff-btn', onclick: () => void showDiff(e.id), 'aria-label': `Diff of version ${e.id}` }, 'Diff'));
   else if (content) actions.append(el('span', { class: 'muted' }, 'binary: no diff'));
   if (e.kind === 'text' && e.tag) actions.append(el('button', { type: 'button', class: 'restore-btn', onclick: () => void restore(e), 'aria-label': `Restore version ${e.id} (${e.tag})` }, 'Restore'));
-  return el('tr', { 'data-id': e.id, class: state.diffId === e.id ? 'selected' : undefined },
-    el('td', {}, String(e.id)),
-    stackedTimeCell(e.time),
-    el('td', {}, changeText(e)),
-    el('td', { class: 'by', title: clientText(e) }, e.tool ?? '-', el('span', { class: 'sub' }, e.client ?? '-')),
-    linesCell(e),
+  return el('li', { 'data-id': e.id, class: state.diffId === e.id ? 'selected' : undefined },
+    el('span', {}, el('span', { class: 'sr-only' }, 'Version '), String(e.id)),
+    stackedTime(e.time),
+    el('span', {}, changeText(e)),
+    el('span', { class: 'by', title: clientText(e) }, el('span', { class: 'sr-only' }, 'by '), e.tool ?? '-', el('span', { class: 'sub' }, e.client ?? '-')),
+    linesCell(e, 'span'),
     actions);
 }
 
 async function showDiff(id) {
   state.diffId = id;
-  for (const row of $('timeline').tBodies[0].rows) row.classList.toggle('selected', row.dataset.id === String(id));
+  for (const row of $('timeline').children) row.classList.toggle('selected', row.dataset.id === String(id));
   const target = $('diff');
   target.replaceChildren(el('p', { class: 'muted' }, 'Loading…'));
   try {
