@@ -55,7 +55,7 @@ export async function registerConsole(app: FastifyInstance, engine: Engine, opti
     const page = (reply: FastifyReply, status: number, html: string) => reply.code(status).type('text/html; charset=utf-8').send(html);
 
     scope.get('/', async (request, reply) => {
-      if (!auth.admitted(request)) return page(reply, 200, loginPage(engine.guard.root));
+      if (!auth.admitted(request)) return page(reply, 200, loginPage());
       const a = assets.get('console.html')!;
       return reply.code(200).type(a.type).send(a.body);
     });
@@ -74,7 +74,7 @@ export async function registerConsole(app: FastifyInstance, engine: Engine, opti
       const wait = limiter.retryAfter(address);
       if (wait > 0) {
         request.raw.resume();
-        return page(reply.header('retry-after', String(wait)), 429, loginPage(engine.guard.root, tooManyAttempts(wait)));
+        return page(reply.header('retry-after', String(wait)), 429, loginPage(tooManyAttempts(wait)));
       }
       const body = await readBody(request.raw, { limit: LOGIN_BODY_BYTES, idleMs: options.bodyIdleTimeoutMs, totalMs: options.requestTimeoutMs });
       const token = new URLSearchParams(body.toString('utf8')).get('token') ?? '';
@@ -83,7 +83,7 @@ export async function registerConsole(app: FastifyInstance, engine: Engine, opti
         return reply.code(303).header('location', '/').send();
       }
       limiter.fail(address);
-      return page(reply, 401, loginPage(engine.guard.root, WRONG_TOKEN));
+      return page(reply, 401, loginPage(WRONG_TOKEN));
     });
 
     scope.post('/console/logout', async (request, reply) => {

@@ -31,6 +31,7 @@ describe('console login with a token', () => {
     assert.match(html, /<form method="post" action="\/console\/login"/);
     assert.match(html, /<label for="token">Token<\/label>/);
     assert.doesNotMatch(html, /<script/i, 'no script at all on the login page');
+    assert.ok(!html.includes(d.sandbox.root), 'nothing of the server (its root) is shown before a login');
   });
 
   test('a wrong token: 401 with the form again, no cookie', async () => {
