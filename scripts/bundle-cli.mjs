@@ -6,10 +6,13 @@
 // second, small entry beside the CLI (hashline-sql-worker.mjs), so the worker thread loads nothing else.
 // --no-ajv swaps the SDK's ajv-backed JSON Schema validator for a stub (the server only uses it to
 // check elicitation answers, which hashline never asks for), to measure what ajv's load costs.
+// The web console's static files (src/http/console/assets/: HTML, one JS module, CSS) are copied as
+// they are into dist/http/console/assets/, where dist/ modules find them beside themselves and the
+// bundled bin/ finds them through ../dist/.
 // Usage: node scripts/bundle-cli.mjs [--out FILE] [--entry FILE] [--no-ajv]   (FILE must sit one level under a
 // folder holding package.json, like dist/, because the version is read from ../package.json)
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -32,6 +35,9 @@ const outfile = path.resolve(values.out ?? path.join(repo, 'dist/hashline.mjs'))
 
 const SQL_WORKER_FILE = 'hashline-sql-worker.mjs';
 const started = Date.now();
+const consoleAssets = path.join(repo, 'dist/http/console/assets');
+rmSync(consoleAssets, { recursive: true, force: true });
+cpSync(path.join(repo, 'src/http/console/assets'), consoleAssets, { recursive: true });
 // chunk names carry content hashes: clear the old ones so bin/ holds exactly one build
 if (values.split) rmSync(path.join(repo, 'bin'), { recursive: true, force: true });
 // --split: the shipped bin. One entry per output folder (`bin/hashline.mjs`), each subcommand in its own

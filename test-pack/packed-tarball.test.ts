@@ -99,7 +99,7 @@ test('npx hashline lang add lua: installed into the grammar folder, used by the 
   }
 });
 
-test('npx hashline serve: GET and PUT /v1/fs/file over fetch, then SIGTERM', async () => {
+test('npx hashline serve: GET and PUT /v1/fs/file over fetch, the web console shipped with it, then SIGTERM', async () => {
   // its own process group: npx runs the server as a child, and SIGTERM must reach the server
   const child = spawn('npx', ['--no-install', 'hashline', 'serve', '--root', project, '--port', '0'], { cwd: app, env: env(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -119,6 +119,13 @@ test('npx hashline serve: GET and PUT /v1/fs/file over fetch, then SIGTERM', asy
     assert.equal(await get.text(), 'two\nthree\n');
     const outside = await fetch(`${url}/v1/fs/file?path=${encodeURIComponent('../app/package.json')}`);
     assert.equal(outside.status, 403);
+    // the console's static files come with the package (found from the bundled bin), and the PUT is in its feed
+    assert.match(await (await fetch(`${url}/`)).text(), /<script type="module" src="\/console\/assets\/console.js">/);
+    for (const asset of ['console.js', 'console.css', 'icon.svg']) assert.equal((await fetch(`${url}/console/assets/${asset}`)).status, 200, asset);
+    const session = await fetch(`${url}/console/api/session`);
+    const cookie = session.headers.getSetCookie()[0]!.split(';', 1)[0]!;
+    const feed = (await (await fetch(`${url}/console/api/feed`, { headers: { cookie } })).json()) as { entries: Array<{ path: string; tool: string }> };
+    assert.ok(feed.entries.some((e) => e.path === 'new.txt' && e.tool === 'http_put_file'), JSON.stringify(feed));
   } finally {
     process.kill(-child.pid!, 'SIGTERM');
     await exited;

@@ -14,13 +14,13 @@ export interface McpSide {
   stderr(): string;
 }
 
-export async function connectStdio(command: string, args: string[], cwd: string): Promise<McpSide> {
+export async function connectStdio(command: string, args: string[], cwd: string, clientName = 'hashline-bench'): Promise<McpSide> {
   const transport = new StdioClientTransport({ command, args, cwd, stderr: 'pipe', env: { ...process.env } as Record<string, string> });
   let err = '';
   transport.stderr?.on('data', (c: Buffer) => {
     if (err.length < 64 * 1024) err += c.toString();
   });
-  const client = new Client({ name: 'hashline-bench', version: '0.0.0' });
+  const client = new Client({ name: clientName, version: '0.0.0' });
   await client.connect(transport);
   return {
     client,

@@ -52,10 +52,12 @@ Example client entry:  {"command": "npx", "args": ["-y", "hashline", "mcp", "--r
                       [--max-tar-members N] [--max-tar-bytes N] [--body-idle-timeout-ms N]
                       [--request-timeout-ms N] [--lock-timeout-ms N] [engine flags]
 
-Serves the HTTP file API (GET/PUT /v1/fs/file, GET/PUT /v1/fs/tar, GET /v1/schema) and MCP over
-Streamable HTTP at /mcp. The token may also come from HASHLINE_TOKEN; loopback needs none, any
-other address without a token is refused at start. Without --root the working directory is the
-root, except / and the home directory, which are refused.
+Serves the HTTP file API (GET/PUT /v1/fs/file, GET/PUT /v1/fs/tar, GET /v1/schema), MCP over
+Streamable HTTP at /mcp, and the web console at / (open it in a browser and log in with the token:
+live activity, per-file timelines with diffs, rollback, the guard). The token may also come from
+HASHLINE_TOKEN; loopback needs none, any other address without a token is refused at start.
+Without --root the working directory is the root, except / and the home directory, which are
+refused.
 
 ${ENGINE}
 `,

@@ -111,6 +111,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     [
       `hashline ${engine.guard.root}: serving on ${url}`,
       `  files: ${url}/v1/fs/file  trees: ${url}/v1/fs/tar  MCP: ${url}/mcp  schema: ${url}/v1/schema`,
+      `  console: ${url}/ (${token === undefined ? 'open on loopback' : 'log in with the token'})`,
       `  auth: ${where}`,
       `  history: ${historyLine(engine)}`,
       '',

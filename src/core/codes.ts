@@ -109,6 +109,8 @@ export const CODES = {
   request_timeout: { meaning: 'the request body stalled, or did not arrive in time', retryable: true },
   insufficient_storage: { meaning: 'the target file system is below its free-space reserve', retryable: true },
   tar_member_refused: { meaning: 'a tar member breaks the extraction rules (escape, link out, device)', retryable: false },
+  too_many_attempts: { meaning: 'too many failed console logins from this address; wait before trying again', retryable: true },
+  history_unavailable: { meaning: 'the history is kept in memory or off, so it has nothing to query (the console and `hashline history` need the durable store)', retryable: false },
 
   execution_failed: { meaning: 'the operation failed for a reason not listed here', retryable: false, boundaryOnly: true },
   internal: { meaning: 'an unexpected internal failure', retryable: false, boundary: 'execution_failed' },

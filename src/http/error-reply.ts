@@ -23,9 +23,16 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   link_swapped: 403,
   forbidden: 403,
   not_found: 404,
+  history_missing: 404,
+  version_not_found: 404,
+  already_at_version: 409,
+  no_previous_version: 409,
+  modified_externally: 409,
   request_timeout: 408,
   too_large: 413,
+  too_many_attempts: 429,
   lock_timeout: 503,
+  history_unavailable: 503,
   insufficient_storage: 507,
 };
 

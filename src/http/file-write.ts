@@ -4,7 +4,8 @@
 // against the declared length and again while the bytes arrive against what is still to come
 // (507). The path's lock is taken only for the commit (the check of the target and the rename),
 // with a deadline (503 `lock_timeout`), so a slow or stalled client never holds it. Any failure
-// removes the temporary file, so no partial file is ever visible.
+// removes the temporary file, so no partial file is ever visible. A write that landed is recorded
+// in the history (put-history.ts) before the route replies.
 
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import type { Engine } from '../tools/engine.js';
 import { assertDiskReserve, isNoSpace, noSpaceError, ReserveWatch } from './disk-space.js';
 import { parseFileMode } from './file-mode.js';
 import type { HttpLimits } from './limits.js';
+import type { PutRecorder } from './put-history.js';
 import { assertDeclaredLength, declaredLength, isBodyTimeout, limitedBody } from './request-body.js';
 
 export interface WriteQuery {
@@ -34,6 +36,7 @@ export async function writeFileFromRequest(
   query: WriteQuery,
   req: IncomingMessage,
   signal?: AbortSignal,
+  recorder?: PutRecorder,
 ): Promise<void> {
   if (query.path === undefined) throw new HashlineError('invalid_arguments', PATH_REQUIRED);
   const mode = parseFileMode(query.mode);
@@ -43,15 +46,26 @@ export async function writeFileFromRequest(
   const declared = declaredLength(req);
   await assertDiskReserve(dir, rp.display, limits.diskReserveBytes, declared ?? 0);
   const watch = new ReserveWatch(dir, rp.display, limits.diskReserveBytes, declared);
-  const body = watch.through(limitedBody(req, { limit: limits.maxBodyBytes, idleMs: limits.bodyIdleTimeoutMs, totalMs: limits.requestTimeoutMs }));
+  const copy = recorder?.copy();
+  const limited = watch.through(limitedBody(req, { limit: limits.maxBodyBytes, idleMs: limits.bodyIdleTimeoutMs, totalMs: limits.requestTimeoutMs }));
+  const body = copy ? copy.through(limited) : limited;
+  // under the path's lock: what the file held right before the rename, and the record once it landed
+  const commit = async <T>(step: () => Promise<T>): Promise<T> => {
+    if (recorder === undefined || copy === undefined) return step();
+    const before = await recorder.before(rp);
+    const done = await step();
+    recorder.record(rp.real, before, copy.bytes());
+    return done;
+  };
   let timedOut = false;
   try {
     await writeAtomic(engine.guard, rp, body, {
       createParents: true,
       ...(mode === undefined ? {} : { mode }),
       ...(signal ? { signal } : {}),
-      commit: (step) => engine.locks.withLocks([rp.real], step, { timeoutMs: limits.lockTimeoutMs, ...(signal ? { signal } : {}) }),
+      commit: (step) => engine.locks.withLocks([rp.real], () => commit(step), { timeoutMs: limits.lockTimeoutMs, ...(signal ? { signal } : {}) }),
     });
+    await recorder?.flush();
   } catch (e) {
     timedOut = isBodyTimeout(e);
     if (causeChain(e).some(isNoSpace)) throw await noSpaceError(dir, rp.display, limits.diskReserveBytes, e);

@@ -1,5 +1,7 @@
-// The HTTP daemon: a fastify instance with the file routes, /mcp, health and schema. Every request
-// passes the Host/Origin check (DNS rebinding) and, except health and schema, the bearer check.
+// The HTTP daemon: a fastify instance with the file routes, /mcp, health, schema and the web console
+// (console/console-routes.ts). Every request passes the Host/Origin check (DNS rebinding) and,
+// except health, schema and the console (which has its own sessions), the bearer check. PUT writes
+// are recorded in the history (put-history.ts).
 // Bodies are never parsed by fastify: one catch-all content-type parser passes the raw stream
 // through, the file and tar routes stream it with their own byte limits and /mcp reads its JSON
 // within the MCP message limit. Errors are text/plain with the code in `hashline-error-code`.
@@ -11,7 +13,8 @@ import { FOREIGN_HOST, FOREIGN_ORIGIN, UNAUTHORIZED } from '../core/messages/htt
 import type { Engine } from '../tools/engine.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { VERSION } from '../version.js';
-import { bearerChecker } from './auth.js';
+import { bearerChecker, httpClientId } from './auth.js';
+import { type ConsoleHandle, isConsoleUrl, registerConsole } from './console/console-routes.js';
 import { availableBytes } from './disk-space.js';
 import { ERROR_CODE_HEADER, sendError } from './error-reply.js';
 import { readFileWindow } from './file-read.js';
@@ -20,6 +23,7 @@ import { hostPolicy } from './host-check.js';
 import { type HttpLimits, resolveLimits } from './limits.js';
 import type { McpSessions } from './mcp-endpoint.js';
 import { openApiDocument } from './openapi.js';
+import { PutRecorder } from './put-history.js';
 import { isBodyTimeout, readBody } from './request-body.js';
 import { fastifySchema, FILE_GET, FILE_PUT, HEALTH, MCP_POST, ROUTE_SPECS, type RouteSpec, SCHEMA, TAR_GET, TAR_PUT } from './route-schemas.js';
 import { extractTarFromRequest } from './tar-extract.js';
@@ -36,11 +40,14 @@ export interface HttpServerOptions {
   allowedHosts?: readonly string[] | undefined;
   limits?: Partial<HttpLimits>;
   logger?: boolean;
+  /** Milliseconds between the console's looks at the history store while its feed is watched. */
+  consolePollMs?: number;
 }
 
 export interface HttpServer {
   app: FastifyInstance;
   limits: HttpLimits;
+  console: ConsoleHandle;
 }
 
 type Query = Record<string, string | undefined>;
@@ -90,13 +97,20 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
       return (mcp = new McpSessions(engine, tools, limits.maxMcpSessions));
     })());
   const open = new Set(ROUTE_SPECS.filter((s) => !s.auth).map((s) => s.url));
+  const client = httpClientId(options.token);
   let busy = 0;
+  /** Requests counted as busy (the console's event streams are not: they stay open while watched). */
+  const counted = new WeakSet<FastifyRequest>();
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
   app.addHook('onRequest', async (request, reply) => {
-    busy++;
+    const url = request.url.split('?', 1)[0]!;
+    if (url !== '/console/api/events') {
+      busy++;
+      counted.add(request);
+    }
     reply.header(VERSION_HEADER, VERSION);
     const host = request.headers.host;
     const refuse = (code: 'forbidden' | 'unauthorized', message: string) => {
@@ -105,8 +119,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     };
     if (!hosts.hostAllowed(host)) return refuse('forbidden', FOREIGN_HOST);
     if (!hosts.originAllowed(request.headers.origin, host)) return refuse('forbidden', FOREIGN_ORIGIN);
-    const url = request.url.split('?', 1)[0]!;
-    if (!open.has(url) && !checkToken(request.headers.authorization)) {
+    if (!open.has(url) && !isConsoleUrl(url) && !checkToken(request.headers.authorization)) {
       reply.header('www-authenticate', 'Bearer');
       return refuse('unauthorized', UNAUTHORIZED);
     }
@@ -114,12 +127,14 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     await engine.refreshConfig();
     return undefined;
   });
-  app.addHook('onResponse', async () => {
-    busy--;
+  app.addHook('onResponse', async (request) => {
+    if (counted.has(request)) busy--;
   });
   let closing = false;
+  let consoleHandle: ConsoleHandle | undefined;
   app.addHook('preClose', async () => {
     closing = true;
+    consoleHandle?.close();
     await mcp?.closeAll();
   });
   // requests that finish during a shutdown end their connection, so none lingers in keep-alive
@@ -150,7 +165,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     return reply.code(200).type('application/octet-stream').send(body);
   });
   route(FILE_PUT, async (request, reply) => {
-    await writeFileFromRequest(engine, limits, request.query as Query, request.raw);
+    await writeFileFromRequest(engine, limits, request.query as Query, request.raw, undefined, new PutRecorder(engine, 'http_put_file', client));
     return reply.code(204).send();
   });
   route(TAR_GET, async (request, reply) => {
@@ -158,7 +173,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     return reply.code(200).type('application/x-tar').send(stream);
   });
   route(TAR_PUT, async (request, reply) => {
-    await extractTarFromRequest(engine, limits, request.query as Query, request.raw);
+    await extractTarFromRequest(engine, limits, request.query as Query, request.raw, new PutRecorder(engine, 'http_put_tar', client));
     return reply.code(204).send();
   });
   route(HEALTH, async () => {
@@ -196,5 +211,12 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   };
   app.route({ method: ['POST', 'GET', 'DELETE'], url: MCP_POST.url, schema: { headers: MCP_POST.headers }, handler: mcpHandler });
 
-  return { app, limits };
+  consoleHandle = await registerConsole(app, engine, {
+    token: options.token,
+    bodyIdleTimeoutMs: limits.bodyIdleTimeoutMs,
+    requestTimeoutMs: limits.requestTimeoutMs,
+    ...(options.consolePollMs === undefined ? {} : { pollMs: options.consolePollMs }),
+  });
+
+  return { app, limits, console: consoleHandle };
 }

@@ -32,6 +32,7 @@ import type { Engine } from '../tools/engine.js';
 import { assertDiskReserve, isNoSpace, noSpaceError, ReserveWatch } from './disk-space.js';
 import type { HttpLimits } from './limits.js';
 import { assertDeclaredLength, type BodyLimits, isBodyTimeout, limitedBody } from './request-body.js';
+import type { PutRecorder } from './put-history.js';
 import { MemberWriter } from './tar-member-writer.js';
 import { ArchiveCheck } from './tar-rules.js';
 
@@ -209,7 +210,13 @@ async function writeMembers(spooled: FileHandle, writer: MemberWriter): Promise<
   await writer.finish();
 }
 
-export async function extractTarFromRequest(engine: Engine, limits: HttpLimits, query: { path?: string | undefined }, req: IncomingMessage): Promise<void> {
+export async function extractTarFromRequest(
+  engine: Engine,
+  limits: HttpLimits,
+  query: { path?: string | undefined },
+  req: IncomingMessage,
+  recorder?: PutRecorder,
+): Promise<void> {
   if (query.path === undefined) throw new HashlineError('invalid_arguments', PATH_REQUIRED);
   if (!path.posix.isAbsolute(query.path)) throw new HashlineError('invalid_arguments', EXTRACTION_PATH_ABSOLUTE);
   const rp = await engine.guard.resolve(query.path, 'write');
@@ -229,7 +236,7 @@ export async function extractTarFromRequest(engine: Engine, limits: HttpLimits, 
     const watch = new ReserveWatch(root, rp.display, limits.diskReserveBytes, bytes);
     await watch.check();
     if (!rp.exists) await fsp.mkdir(root, { recursive: true });
-    await writeMembers(spooled, new MemberWriter(engine, root, watch)).catch(async (e: unknown) => {
+    await writeMembers(spooled, new MemberWriter(engine, root, watch, recorder)).catch(async (e: unknown) => {
       if (causeChain(e).some(isNoSpace)) throw await noSpaceError(root, rp.display, limits.diskReserveBytes, e);
       if (isHashlineError(e) && e.code !== 'io_error' && e.code !== 'internal') throw e;
       throw new HashlineError('io_error', TAR_FAILED, { cause: e });
@@ -237,5 +244,7 @@ export async function extractTarFromRequest(engine: Engine, limits: HttpLimits, 
   } finally {
     if (!req.complete && !timedOut) req.resume();
     await spooled?.close().catch(() => undefined);
+    // the members that landed (all of them, or those before a failure) are in the history before the reply
+    await recorder?.flush();
   }
 }

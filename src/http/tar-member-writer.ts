@@ -24,6 +24,7 @@ import { tempNameFor, writeAtomic } from '../io/atomic-write.js';
 import { descriptorPath } from '../io/open-verified.js';
 import type { Engine } from '../tools/engine.js';
 import type { ReserveWatch } from './disk-space.js';
+import type { PutRecorder } from './put-history.js';
 import { lexicalParts, memberMode } from './tar-rules.js';
 
 const FILE_TYPES = new Set(['File', 'OldFile', 'ContiguousFile']);
@@ -51,6 +52,8 @@ export class MemberWriter {
     private readonly root: string,
     /** Free space against what is still to come: checked before members and while their data lands. */
     private readonly watch?: ReserveWatch,
+    /** Records each file member that landed in the history. */
+    private readonly recorder?: PutRecorder,
   ) {}
 
   /** Writes one member; consumes (or drains) the entry's data. */
@@ -173,7 +176,11 @@ export class MemberWriter {
       if ((await statOrNull(abs))?.isSymbolicLink()) await this.inParent(member, abs, (at, name) => fsp.unlink(at(name)));
       const rp = await guard.resolve(abs, 'write');
       if (rp.real !== abs) throw this.refuse(member, parts.slice(0, -1).join('/'));
-      await writeAtomic(guard, rp, this.watch ? this.watch.through(entry) : entry, { createParents: true, mode });
+      const before = await this.recorder?.before(rp);
+      const copy = this.recorder?.copy();
+      const data = this.watch ? this.watch.through(entry) : entry;
+      await writeAtomic(guard, rp, copy ? copy.through(data) : data, { createParents: true, mode });
+      if (copy) this.recorder!.record(abs, before, copy.bytes());
     });
   }
 

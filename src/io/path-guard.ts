@@ -153,6 +153,11 @@ export class PathGuard {
     this.realPolicy = real;
   }
 
+  /** The lists in force as configured (normalized, links not resolved), for views of the policy. */
+  get lists(): Readonly<PathPolicyConfig> {
+    return this.lexicalPolicy;
+  }
+
   /** The real root that holds the real path `real` (the first root when none does). */
   realRootOf(real: string): string {
     return containingRoot(real, this.realPolicy) ?? this.realRoot;

@@ -1,7 +1,8 @@
 // file_capabilities: for 1-50 paths, what the boundary tools can do with each: kind, language,
 // document format, parse health, and the read modes, patch strategies, aider matchers and selector
 // formats it supports (intrinsic) and that the configuration leaves (effective), with the
-// configuration's generation and identity (and why its newest edit was refused, if it was).
+// configuration's generation and identity (and why its newest edit was refused, if it was), and
+// which history store keeps the versions (with its warning when it is not the one asked for).
 
 import path from 'node:path';
 import { z } from 'zod';
@@ -60,7 +61,12 @@ const Grammars = z.object({
   notInstalled: z.array(z.string()),
   add: z.string(),
 });
-const Output = z.object({ configuration: Configuration, grammars: Grammars, files: z.array(CapabilityEntry) });
+const History = z.object({
+  store: z.enum(['sqlite', 'postgres', 'memory', 'off']),
+  durable: z.boolean(),
+  warning: z.string().optional(),
+});
+const Output = z.object({ configuration: Configuration, grammars: Grammars, history: History, files: z.array(CapabilityEntry) });
 
 /** The grammars usable in this process, those that are not, and the command that adds one. */
 function grammarList(): z.infer<typeof Grammars> {
@@ -94,7 +100,7 @@ export const fileCapabilitiesTool = defineTool({
   family: 'boundary',
   title: 'What can be done with files',
   description: [
-    'For 1-50 paths: kind (text, binary, directory, missing), language (and whether its grammar is installed; `grammars` lists them all), parse health, and the effective read modes (ast, text), patch strategies (ast, aider_block), aider matchers and selector formats after configuration. Call it before file_read mode "ast" or file_patch to pick a method that is available.',
+    'For 1-50 paths: kind (text, binary, directory, missing), language (and whether its grammar is installed; `grammars` lists them all), parse health, and the effective read modes (ast, text), patch strategies (ast, aider_block), aider matchers and selector formats after configuration; `history` says which store keeps versions for fs_rollback (durable or not). Call it before file_read mode "ast" or file_patch to pick a method that is available.',
     'Example: {"filePaths": ["src/app.ts", "config.yaml"]}',
     'A path that cannot be inspected gets an `error` entry; the others are still reported. After an error, fix the path and call again.',
   ].join('\n'),
@@ -127,6 +133,9 @@ export const fileCapabilitiesTool = defineTool({
       aiderMatchers: [...s.aiderMatchers],
       requireHash: s.requireHash,
     };
-    return { structured: { configuration, grammars: grammarList(), files }, text: '' };
+    const h = engine.history.status();
+    // the store's kind and its warning (the line the MCP instructions carry too), not its location
+    const history = { store: h.backend, durable: h.durable, ...(h.warning === undefined ? {} : { warning: h.warning }) };
+    return { structured: { configuration, grammars: grammarList(), history, files }, text: '' };
   },
 });

@@ -23,14 +23,15 @@ export function keepBeforeBytes(engine: Engine): number {
 
 /**
  * Records `before` (when the file existed) and `after` (when it still exists) of the file at `real`.
- * `origin` overrides the call's (a console rollback names itself). Returns the tag `before` was kept
+ * `after` null: the file exists but its new content was not kept (too large for the history).
+ * `origin` overrides the call's (an HTTP PUT names itself). Returns the tag `before` was kept
  * under as a text version (null: not kept as text).
  */
 export function recordChange(
   engine: Engine,
   real: string,
   before: Uint8Array | undefined,
-  after: Uint8Array | undefined,
+  after: Uint8Array | undefined | null,
   origin?: HistoryOrigin,
 ): string | null {
   forgetFile(real);
@@ -48,6 +49,7 @@ export function recordChange(
     h.keep(real, undefined, { ...o, kind: 'made' });
     return kept;
   }
+  if (after === null) return kept;
   const now = textOf(engine, after);
   if (now !== null) h.record(real, now, { ...o, kind: 'made' });
   else h.keep(real, after, { ...o, kind: 'made' });

@@ -1,0 +1,353 @@
+// The hashline console's page script: a live activity feed (server-sent events), per-file timelines
+// with unified and side-by-side diffs, rollback buttons and the guard view. Plain ES module, no
+// build step. Everything is drawn with DOM text nodes (never innerHTML): paths and file content are
+// data from agents, not markup.
+
+const $ = (id) => document.getElementById(id);
+const state = { csrf: '', filters: {}, oldest: null, source: null, file: null, fileOldest: null, layout: 'unified', diffId: null, drawing: 0 };
+
+/** Makes an element; string children become text nodes. */
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') node.className = v;
+    else if (k === 'text') node.textContent = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(typeof c === 'string' ? document.createTextNode(c) : c);
+  return node;
+}
+
+const pad = (n) => String(n).padStart(2, '0');
+function when(ms) {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+const timeCell = (ms) => el('td', { class: 'when' }, el('time', { datetime: new Date(ms).toISOString(), text: when(ms) }));
+/** Time over date, for narrow columns. */
+const stackedTime = (ms) => {
+  const [day, clock] = when(ms).split(' ');
+  return el('span', { class: 'when' }, el('time', { datetime: new Date(ms).toISOString() }, clock, el('span', { class: 'sub' }, day)));
+};
+
+function notice(text) {
+  const n = $('notice');
+  n.textContent = text ?? '';
+  n.hidden = !text;
+}
+function live(text) {
+  $('live').textContent = text;
+}
+
+async function api(path, init = {}) {
+  const res = await fetch(path, { credentials: 'same-origin', ...init });
+  if (res.status === 401) {
+    location.reload();
+    throw new Error('logged out');
+  }
+  if (!res.ok) throw new Error((await res.text()) || `${res.status} ${res.statusText}`);
+  return res.json();
+}
+const post = (path, body) =>
+  api(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hashline-csrf': state.csrf }, body: JSON.stringify(body ?? {}) });
+
+function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+const fileHref = (path) => `#/file/${encodeURIComponent(path)}`;
+
+function changeText(e) {
+  if (e.op === 'rename') return `renamed ${e.detail === null ? '' : `(${e.detail})`}`;
+  if (e.op === 'delete') return 'deleted';
+  const what = e.kind === 'bytes' ? 'binary' : e.tag ?? '';
+  return `${e.op} ${what}`.trim();
+}
+function linesCell(e, tag = 'td') {
+  if (!e.readable) return el(tag, { class: 'lines muted', title: 'the read policy refuses this path: no content is shown' }, 'hidden');
+  if (e.added === null) return el(tag, { class: 'lines muted' }, '–');
+  return el(tag, { class: 'lines' }, el('span', { class: 'add', 'aria-label': `${e.added} added` }, `+${e.added}`), ' ', el('span', { class: 'del', 'aria-label': `${e.removed} removed` }, `−${e.removed}`));
+}
+function clientText(e) {
+  return e.clientName ? `${e.client ?? '-'} (${e.clientName})` : e.client ?? '-';
+}
+
+// ---- activity feed ----
+const MAX_FEED_ROWS = 500;
+const known = { clients: new Set(), tools: new Set() };
+function remember(e) {
+  for (const [set, value, list] of [[known.clients, e.client, 'clients'], [known.tools, e.tool, 'tools']]) {
+    if (value && !set.has(value)) {
+      set.add(value);
+      $(list).append(el('option', { value }));
+    }
+  }
+}
+
+function feedRow(e) {
+  remember(e);
+  return el('tr', { 'data-id': e.id, 'data-path': e.path },
+    timeCell(e.time),
+    el('td', {}, e.tool ?? '-'),
+    el('td', {}, clientText(e)),
+    el('td', { class: 'path' }, el('a', { href: fileHref(e.path) }, e.path)),
+    el('td', {}, changeText(e)),
+    linesCell(e));
+}
+
+async function loadFeed(more = false) {
+  const body = $('feed').tBodies[0];
+  const page = await api(`/console/api/feed${query({ ...state.filters, before: more ? state.oldest : undefined, limit: 100 })}`);
+  const rows = page.entries.map(feedRow);
+  if (more) body.append(...rows);
+  else body.replaceChildren(...rows);
+  if (page.entries.length > 0) state.oldest = page.entries[page.entries.length - 1].id;
+  $('feed-more').hidden = page.entries.length < 100;
+  $('feed-empty').hidden = body.rows.length > 0;
+  return page.newest;
+}
+
+function follow(after) {
+  state.source?.close();
+  const es = new EventSource(`/console/api/events${query({ ...state.filters, after })}`);
+  state.source = es;
+  es.addEventListener('ready', () => live('● live'));
+  es.addEventListener('entries', (ev) => {
+    const entries = JSON.parse(ev.data);
+    const body = $('feed').tBodies[0];
+    body.prepend(...entries.reverse().map(feedRow));
+    // a long watch keeps the newest rows; older ones come back with "Load older"
+    while (body.rows.length > MAX_FEED_ROWS) body.lastElementChild.remove();
+    if (body.rows.length === MAX_FEED_ROWS) {
+      state.oldest = Number(body.lastElementChild.dataset.id);
+      $('feed-more').hidden = false;
+    }
+    $('feed-empty').hidden = body.rows.length > 0;
+    if (state.file && entries.some((e) => e.path === state.file)) void loadTimeline();
+  });
+  es.addEventListener('failed', (ev) => notice(JSON.parse(ev.data).message));
+  es.onerror = () => {
+    live(es.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting…');
+    if (es.readyState === EventSource.CLOSED) setTimeout(() => void restartFeed(), 3000);
+  };
+}
+
+async function restartFeed() {
+  try {
+    follow(await loadFeed());
+  } catch (e) {
+    notice(e.message);
+  }
+}
+
+// ---- timeline and diffs ----
+const FIRST_ROWS = 60;
+const ROWS_PER_TASK = 250;
+async function loadTimeline(more = false) {
+  const path = state.file;
+  const page = await api(`/console/api/timeline${query({ path, before: more ? state.fileOldest : undefined, limit: 1000 })}`);
+  if (path !== state.file) return;
+  $('file-path').textContent = page.path;
+  $('file-note').textContent = page.readable ? '' : 'The read policy refuses this file: its versions are listed without content or diff.';
+  const list = $('timeline');
+  // a screenful first, the rest in later tasks (a file may have 1,000 versions), so the page shows
+  // and answers at once; rows off screen are not laid out until scrolled to (content-visibility)
+  const first = page.entries.slice(0, FIRST_ROWS).map(versionRow);
+  if (!more) list.replaceChildren(...first);
+  else list.append(...first);
+  const token = ++state.drawing;
+  for (let i = FIRST_ROWS; i < page.entries.length; i += ROWS_PER_TASK) {
+    await new Promise((r) => setTimeout(r, 0));
+    if (token !== state.drawing || path !== state.file) return;
+    const fragment = document.createDocumentFragment();
+    fragment.append(...page.entries.slice(i, i + ROWS_PER_TASK).map(versionRow));
+    list.append(fragment);
+  }
+  if (page.entries.length > 0) state.fileOldest = page.entries[page.entries.length - 1].id;
+  $('timeline-more').hidden = !page.more;
+  if (!more && page.entries.length === 0) list.append(el('li', { class: 'muted empty' }, 'No versions of this path in the history.'));
+}
+
+/** One version as a list item whose parts line up in columns (the header row is visual only). */
+function versionRow(e) {
+  const content = e.kind !== null && e.readable;
+  const actions = el('span', { class: 'actions' });
+  if (content && e.kind === 'text') actions.append(el('button', { type: 'button', class: 'diff-btn', onclick: () => void showDiff(e.id), 'aria-label': `Diff of version ${e.id}` }, 'Diff'));
+  else if (content) actions.append(el('span', { class: 'muted' }, 'binary: no diff'));
+  if (e.kind === 'text' && e.tag) actions.append(el('button', { type: 'button', class: 'restore-btn', onclick: () => void restore(e), 'aria-label': `Restore version ${e.id} (${e.tag})` }, 'Restore'));
+  return el('li', { 'data-id': e.id, class: state.diffId === e.id ? 'selected' : undefined },
+    el('span', {}, el('span', { class: 'sr-only' }, 'Version '), String(e.id)),
+    stackedTime(e.time),
+    el('span', {}, changeText(e)),
+    el('span', { class: 'by', title: clientText(e) }, el('span', { class: 'sr-only' }, 'by '), e.tool ?? '-', el('span', { class: 'sub' }, e.client ?? '-')),
+    linesCell(e, 'span'),
+    actions);
+}
+
+async function showDiff(id) {
+  state.diffId = id;
+  for (const row of $('timeline').children) row.classList.toggle('selected', row.dataset.id === String(id));
+  const target = $('diff');
+  target.replaceChildren(el('p', { class: 'muted' }, 'Loading…'));
+  try {
+    const d = await api(`/console/api/diff${query({ id })}`);
+    state.lastDiff = d;
+    drawDiff(d);
+  } catch (e) {
+    target.replaceChildren(el('p', { class: 'error' }, e.message));
+  }
+}
+
+function drawDiff(d) {
+  const target = $('diff');
+  const head = el('p', {}, `Version ${d.entry.id} (${changeText(d.entry)}) against `, d.predecessor ? `version ${d.predecessor.id} (${changeText(d.predecessor)})` : 'nothing before it');
+  if (d.binary) return target.replaceChildren(head, el('p', { class: 'muted' }, 'Binary content: no diff.'));
+  if (d.diff.tooComplex) return target.replaceChildren(head, el('p', { class: 'muted' }, 'The versions differ too much to diff here.'));
+  if (d.diff.hunks.length === 0) return target.replaceChildren(head, el('p', { class: 'muted' }, 'No change in the text.'));
+  const counts = el('p', {}, el('span', { class: 'add' }, `+${d.diff.added}`), ' ', el('span', { class: 'del' }, `−${d.diff.removed}`), d.diff.truncated ? ' (long diff: the rest is left out)' : '');
+  target.replaceChildren(head, counts, state.layout === 'split' ? splitTable(d.diff.hunks) : unifiedTable(d.diff.hunks));
+}
+
+const MARK = { ' ': ' ', '-': '−', '+': '+' };
+const CLASS = { ' ': 'ctx', '-': 'del', '+': 'add' };
+const hunkHeader = (h, span) => el('tr', { class: 'hunk' }, el('th', { colspan: span, scope: 'colgroup' }, `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`));
+
+function unifiedTable(hunks) {
+  const body = el('tbody');
+  for (const h of hunks) {
+    body.append(hunkHeader(h, 4));
+    for (const l of h.lines) body.append(el('tr', { class: CLASS[l.kind] }, el('td', { class: 'num' }, l.old ?? ''), el('td', { class: 'num' }, l.new ?? ''), el('td', { class: 'mark' }, MARK[l.kind]), el('td', { class: 'code' }, l.text)));
+  }
+  return el('table', { class: 'diff unified' }, el('caption', { class: 'sr-only' }, 'Unified diff'), el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Old'), el('th', { scope: 'col' }, 'New'), el('th', { scope: 'col' }, el('span', { class: 'sr-only' }, 'Change')), el('th', { scope: 'col' }, 'Line'))), body);
+}
+
+function splitTable(hunks) {
+  const body = el('tbody');
+  const side = (l, kind) => (l ? [el('td', { class: `num ${kind}` }, String(kind === 'del' || l.kind === ' ' ? l.old ?? '' : l.new ?? '')), el('td', { class: `code ${l.kind === ' ' ? 'ctx' : kind}` }, l.text)] : [el('td', { class: 'num empty' }), el('td', { class: 'code empty' })]);
+  for (const h of hunks) {
+    body.append(hunkHeader(h, 4));
+    let i = 0;
+    while (i < h.lines.length) {
+      const l = h.lines[i];
+      if (l.kind === ' ') {
+        body.append(el('tr', {}, el('td', { class: 'num' }, String(l.old)), el('td', { class: 'code ctx' }, l.text), el('td', { class: 'num' }, String(l.new)), el('td', { class: 'code ctx' }, l.text)));
+        i++;
+        continue;
+      }
+      const dels = [];
+      const adds = [];
+      while (i < h.lines.length && h.lines[i].kind === '-') dels.push(h.lines[i++]);
+      while (i < h.lines.length && h.lines[i].kind === '+') adds.push(h.lines[i++]);
+      for (let k = 0; k < Math.max(dels.length, adds.length); k++) body.append(el('tr', {}, ...side(dels[k], 'del'), ...side(adds[k], 'add')));
+    }
+  }
+  return el('table', { class: 'diff split' }, el('caption', { class: 'sr-only' }, 'Side-by-side diff: old on the left, new on the right'), el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'), el('th', { scope: 'col' }, 'Before'), el('th', { scope: 'col' }, '#'), el('th', { scope: 'col' }, 'After'))), body);
+}
+
+async function restore(e) {
+  if (!confirm(`Restore ${e.path} to version ${e.id} (${e.tag})? The current content stays in the history.`)) return;
+  try {
+    const r = await post('/console/api/rollback', { id: e.id });
+    live(`restored ${r.path} to ${r.file_hash}${r.warning ? ` (${r.warning})` : ''}`);
+    notice('');
+    await loadTimeline();
+  } catch (err) {
+    notice(`Restore failed: ${err.message}`);
+  }
+}
+
+// ---- guard ----
+function list(title, items, none) {
+  return [el('dt', {}, title), el('dd', {}, items === null ? el('span', { class: 'muted' }, none) : items.length === 0 ? el('span', { class: 'muted' }, 'none') : el('ul', {}, items.map((i) => el('li', {}, el('code', {}, i)))))];
+}
+async function loadGuard() {
+  const g = await api('/console/api/guard');
+  const c = g.configuration;
+  const h = g.history;
+  const stats = h.stats ? `${h.stats.entries} entries, ${h.stats.blobs} contents (${h.stats.blobBytes} bytes)${h.stats.fileBytes !== undefined ? `, store ${h.stats.fileBytes} bytes` : ''}` : 'no counts';
+  $('guard').replaceChildren(
+    el('h3', {}, 'Paths'),
+    el('dl', {}, list('Roots', g.roots.map((r) => (r.path === r.real ? r.path : `${r.path} → ${r.real}`))), list('Allowed outside the roots', g.allow), list('Blocked', g.block),
+      list('Read scope: allowed', g.readAllow, 'same as the allow list'), list('Read scope: blocked', g.readBlock, 'same as the block list'), list('Protected from writes', g.protect), list('Sealed (no reads, no writes)', g.seal)),
+    el('p', { class: 'note muted' }, 'Read scope lists, when set, replace the allow and block lists for reads. The console never shows the content of a path the read scope refuses.'),
+    el('h3', {}, 'Configuration'),
+    el('dl', {}, el('dt', {}, 'Generation'), el('dd', {}, `${c.generation} (identity ${c.identity})`), el('dt', {}, 'File'), el('dd', {}, c.file ?? 'none (defaults)'),
+      c.lastError ? [el('dt', {}, 'Last edit refused'), el('dd', { class: 'error' }, `${c.lastError.at}: ${c.lastError.message}`)] : [],
+      el('dt', {}, 'Hashes required for writes'), el('dd', {}, c.requireHash ? 'yes' : 'no'), el('dt', {}, 'Read modes'), el('dd', {}, c.readModes.join(', ')),
+      el('dt', {}, 'Patch strategies'), el('dd', {}, c.patchStrategies.join(', ')), el('dt', {}, 'Aider matchers'), el('dd', {}, c.aiderMatchers.join(', '))),
+    el('h3', {}, 'History'),
+    el('dl', {}, el('dt', {}, 'Store'), el('dd', {}, `${h.backend}${h.durable ? ' (durable)' : ''}${h.location ? ` at ${h.location}` : ''}`), h.warning ? [el('dt', {}, 'Warning'), el('dd', { class: 'error' }, h.warning)] : [], el('dt', {}, 'Counts'), el('dd', {}, stats)));
+}
+
+// ---- navigation ----
+function show(view) {
+  for (const v of ['feed', 'file', 'guard']) $(`view-${v}`).hidden = v !== view;
+  $('nav-feed').toggleAttribute('aria-current', view === 'feed');
+  $('nav-guard').toggleAttribute('aria-current', view === 'guard');
+}
+
+async function route() {
+  const hash = location.hash || '#/feed';
+  try {
+    if (hash.startsWith('#/file/')) {
+      state.file = decodeURIComponent(hash.slice('#/file/'.length));
+      state.diffId = null;
+      $('diff').replaceChildren(el('p', { class: 'muted' }, 'Choose “Diff” on a version to compare it with the one before.'));
+      show('file');
+      await loadTimeline();
+    } else if (hash === '#/guard') {
+      state.file = null;
+      show('guard');
+      await loadGuard();
+    } else {
+      state.file = null;
+      show('feed');
+    }
+  } catch (e) {
+    notice(e.message);
+  }
+}
+
+async function start() {
+  const s = await api('/console/api/session');
+  state.csrf = s.csrf;
+  $('root').textContent = s.root;
+  $('logout').hidden = s.open;
+  $('logout').addEventListener('click', async () => {
+    await post('/console/logout');
+    location.assign('/');
+  });
+  $('filters').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    state.filters = { client: f.get('client').trim(), tool: f.get('tool').trim(), path: f.get('path').trim() };
+    void restartFeed();
+  });
+  $('filters').addEventListener('reset', () => {
+    state.filters = {};
+    void restartFeed();
+  });
+  $('feed-more').addEventListener('click', () => void loadFeed(true).catch((e) => notice(e.message)));
+  $('timeline-more').addEventListener('click', () => void loadTimeline(true).catch((e) => notice(e.message)));
+  for (const r of document.querySelectorAll('input[name=layout]')) {
+    r.addEventListener('change', () => {
+      state.layout = r.value;
+      if (state.lastDiff) drawDiff(state.lastDiff);
+    });
+  }
+  window.addEventListener('hashchange', () => void route());
+  if (!s.history.queryable) {
+    notice(s.history.message);
+    $('nav-feed').hidden = true;
+    if (!location.hash.startsWith('#/guard')) location.hash = '#/guard';
+    return route();
+  }
+  await Promise.all([route(), restartFeed()]);
+}
+
+start().catch((e) => notice(e.message));
