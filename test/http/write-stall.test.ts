@@ -120,8 +120,9 @@ describe('the body clocks', () => {
 
   test('a body that trickles in slower than the total clock → 408, nothing written', async () => {
     const stalled = stalledRequest(d, 'PUT', `/v1/fs/file?${q({ path: 'shared.txt' })}`, 100, 'h');
-    // one byte every 100 ms: never idle for 300 ms, but 100 bytes would take 10 s
-    const drip = setInterval(() => stalled.socket.write('x'), 100);
+    // one byte every 30 ms: never idle for 300 ms (with room for a loaded machine's late timers),
+    // but 100 bytes would take 3 s
+    const drip = setInterval(() => stalled.socket.write('x'), 30);
     try {
       await Promise.race([stalled.closed, new Promise((_, reject) => setTimeout(() => reject(new Error('never closed')), CLIENT_DEADLINE_MS))]);
     } finally {

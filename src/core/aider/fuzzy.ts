@@ -8,7 +8,9 @@
 // before every region that could tie is ruled out places nothing. A region's first line may keep a
 // prefix and a fragment's last line a suffix the search does not quote (the diff says so), except a
 // prefix that ends inside a word (the quote lost a word's first characters: the whole line is
-// replaced); a prefix of blanks before a one-line search is its indentation (line-start.ts).
+// replaced); a prefix of blanks before a one-line search is its indentation (line-start.ts). The
+// best region must also agree line by line (lineDisagreement): at least half of the quoted lines
+// stand in it as written, or, for a one-line quote, the line is 0.75 similar.
 
 import DiffMatchPatch from 'diff-match-patch';
 import { distance } from 'fastest-levenshtein';
@@ -177,6 +179,8 @@ export function fuzzyStep(text: string, search: string, replace: string): FuzzyR
     const spans = [best, ...rivals].sort((a, b) => a.i - b.i).slice(0, MAX_LISTED_SPANS).map(spanOf);
     return { kind: 'ambiguous', spans, similarity };
   }
+  const disagree = lineDisagreement(body, windowText(best));
+  if (disagree !== null) return { kind: 'none', closest: closestOf(best), note: disagree };
   const edit = windowEdit(index, best.i, best.m, search, replace);
   const { head, tail } = trimEdges(body, windowText(best), !search.endsWith('\n'));
   const start = head > 0 && matchStart(text, edit.start + head) === 'word' ? edit.start : edit.start + head;
@@ -185,3 +189,29 @@ export function fuzzyStep(text: string, search: string, replace: string): FuzzyR
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Lines with at least this many non-blank characters carry evidence (a lone `}` does not). */
+const SIGNIFICANT_CHARS = 3;
+/** A one-line quote is placed approximately only when it is at least this similar to the line. */
+const ONE_LINE_SIMILARITY = 0.75;
+
+/**
+ * Why a region similar enough as a whole is still not the quoted one (null: it is). Similar shape
+ * is not the same code: a quote of `save(data)` with a body of its own must not land on `load()`
+ * because both are three-line functions. So at least half of the quote's significant lines must
+ * stand in the region word for word (indentation aside); a one-line quote must be close to it.
+ */
+export function lineDisagreement(body: string, region: string): string | null {
+  const significant = body.split('\n').map((l) => l.trim()).filter((l) => l.replace(/\s/g, '').length >= SIGNIFICANT_CHARS);
+  const have = new Set(region.split('\n').map((l) => l.trim()));
+  if (significant.length === 0) return 'the search block has no line long enough to place approximately';
+  if (significant.length === 1) {
+    const line = significant[0]!;
+    const closest = Math.max(...[...have].map((r) => 1 - dmpRatio(line, r)));
+    return closest >= ONE_LINE_SIMILARITY ? null : `the quoted line is not close enough to any line there (similarity under ${ONE_LINE_SIMILARITY})`;
+  }
+  const found = significant.filter((l) => have.has(l)).length;
+  return found * 2 >= significant.length
+    ? null
+    : `only ${found} of the ${significant.length} quoted lines stand there as written; at least half must`;
+}

@@ -122,6 +122,20 @@ test('fuzzy: a separate region within the margin of the best is a near-tie and r
   assert.deepEqual(ok.kind === 'placed' && ok.placement.span, { startLine: 1, endLine: 1 });
 });
 
+test('fuzzy: a region of the same shape but other code is not the quoted one, however similar as a whole', () => {
+  // 0.511 similar as a whole: a three-line function quoted with another name and body
+  const text = 'export function load() {\n  return 8080;\n}\n';
+  const r = fuzzyStep(text, 'export function save(data) {\n  write(data);\n}\n', '');
+  assert.equal(r.kind, 'none');
+  assert.match(r.note ?? '', /0 of the 2 quoted lines/);
+  // the same quote with one line as written and one near miss still lands
+  const near = fuzzyStep('export function load() {\n  return 8080;\n}\nconst other = 1;\n', 'export function load() {\n  return 8088;\n}\n', 'x\n');
+  assert.equal(near.kind, 'placed');
+  // one line: close to a line, or nothing
+  assert.equal(fuzzyStep('const answer = computeTotal(items);\n', 'const answer = computeTotals(items);', 'y').kind, 'placed');
+  assert.equal(fuzzyStep('const answer = computeTotal(items);\n', 'let result = sumAll(list, 0);', 'y').kind, 'none');
+});
+
 test('cascade: an empty search appends (adding the missing final newline); empty and empty is refused', () => {
   assert.equal(apply('abc', '', 'tail\n').out, 'abc\ntail\n');
   assert.equal(apply('abc\n', '  \n', 'tail\n').out, 'abc\ntail\n');
