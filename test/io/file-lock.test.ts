@@ -199,7 +199,7 @@ test('a takeover under way is never overtaken, even when the one before it died;
 
 test('a lock whose owner cannot be checked (no owner named, another host) is waited on, then taken once unchanged for a lease', async () => {
   const d = dir('hl-lock-lease-');
-  const locks = new LockManager({ root: d, leaseMs: 400 });
+  const locks = new LockManager({ root: d, leaseMs: 1500 });
   for (const [name, text] of [
     ['empty', ''],
     ['foreign', `4242\nstart=1\nboot=00000000-0000-0000-0000-000000000000\npidns=pid:[1]\ntarget=foreign\n`],
