@@ -5,7 +5,8 @@
 // unambiguous, or none): shifted by drift above it, or moved with its block. When the lines there
 // are the same exactly, the rows go in as sent; when only their whitespace changed (a formatter
 // re-indented, trimmed trailing blanks) and the exact text of the anchor lines sits nowhere else,
-// the rows are re-indented the way the window's lines were (indent.ts; a rule needs two lines), or
+// the rows are re-indented the way the window's lines were (indent.ts; a rule needs two lines, and
+// the lines whose text the read text holds at one indentation only must show it by themselves), or
 // go in as sent when only trailing blanks changed.
 // With margin 0 (the session's own earlier edit changed the text) a replaced range needs only its own
 // lines; an insertion always needs the line on each side of it (next to a changed line, "after line
@@ -98,29 +99,50 @@ function marginHolds(readKeys: readonly string[], liveKeys: readonly string[], w
   return true;
 }
 
-/** Indentation pairs (as read → now) of non-blank lines lo..hi of the read text at shift d. */
-function pairs(read: readonly string[], live: readonly string[], lo: number, hi: number, d: number): IndentPair[] {
+/** Indentation pairs (as read → now) of non-blank lines lo..hi of the read text at shift d, those of `sure` lines only when given. */
+function pairs(read: readonly string[], live: readonly string[], lo: number, hi: number, d: number, sure?: (line: string) => boolean): IndentPair[] {
   const out: IndentPair[] = [];
   for (let i = Math.max(0, lo); i <= Math.min(read.length - 1, hi); i++) {
     const a = read[i]!;
     const b = live[i + d];
-    if (b === undefined || a.trim() === '') continue;
+    if (b === undefined || a.trim() === '' || (sure && !sure(a))) continue;
     out.push({ from: leading(a), to: leading(b) });
   }
   return out;
 }
 
 /**
- * Rows re-indented the way the window's lines were, or null when no single rule explains them (a
- * rule other than "unchanged" must rest on at least two lines: one line fits any shift).
+ * A test for read lines whose text, without outer blanks, the read text holds at one indentation
+ * only. Any other line was placed by text that another read line has at another indentation, and
+ * the line there now may be that other one, re-indented another way.
  */
-function reindentRows(read: readonly string[], live: readonly string[], w: Window, d: number, rows: readonly string[]): { rows: readonly string[]; reindented: boolean } | null {
+function soleIndent(read: readonly string[]): (line: string) => boolean {
+  const indent = new Map<string, string | null>();
+  for (const line of read) {
+    const key = line.trim();
+    const ind = leading(line);
+    const known = indent.get(key);
+    indent.set(key, known === undefined || known === ind ? ind : null);
+  }
+  return (line) => indent.get(line.trim()) === leading(line);
+}
+
+/**
+ * Rows re-indented the way the window's lines were, or null when no single rule explains them. A
+ * rule other than "unchanged" must rest on at least two lines (one line fits any shift), and the
+ * lines that are surely the ones read must show a re-indentation by themselves and give the rows
+ * the same indentation (else a line matched to another copy of its text could be what set it).
+ */
+function reindentRows(read: readonly string[], live: readonly string[], w: Window, d: number, rows: readonly string[], sure: (line: string) => boolean): { rows: readonly string[]; reindented: boolean } | null {
   const seen = pairs(read, live, w.lo, w.hi, d);
   const rule = learnReindent(seen);
   if (rule.kind === 'unchanged') return { rows, reindented: false };
-  if (rule.kind === 'none' || seen.length < 2) return null;
+  const firm = learnReindent(pairs(read, live, w.lo, w.hi, d, sure));
+  if (rule.kind === 'none' || seen.length < 2 || firm.kind !== 'reindented') return null;
   const out = rule.rows(rows);
-  return out === null ? null : { rows: out, reindented: out.some((row, i) => row !== rows[i]) };
+  const again = firm.rows(rows);
+  if (out === null || again === null || out.some((row, i) => row !== again[i])) return null;
+  return { rows: out, reindented: out.some((row, i) => row !== rows[i]) };
 }
 
 export interface PlaceInput {
@@ -138,6 +160,7 @@ export function placeHunks(hunks: readonly Hunk[], input: PlaceInput): Placed {
   const liveKeys = trimmed(live);
   const loose = { read: new LineIndex(readKeys), live: new LineIndex(liveKeys) };
   let exact: { read: LineIndex; live: LineIndex } | undefined;
+  let sure: ((line: string) => boolean) | undefined;
   const out: Hunk[] = [];
   const notes: HunkNote[] = [];
   const failures: HunkFailure[] = [];
@@ -195,7 +218,8 @@ export function placeHunks(hunks: readonly Hunk[], input: PlaceInput): Placed {
       }
       if (elsewhere.length > 0) continue;
       const rows = 'rows' in h ? h.rows : [];
-      const re = reindentRows(read, live, w, d, rows);
+      sure ??= soleIndent(read);
+      const re = reindentRows(read, live, w, d, rows, sure);
       if (re === null) {
         failures.push({ hunk: h, reason: 'whitespace', window: w });
         continue;

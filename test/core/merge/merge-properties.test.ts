@@ -5,7 +5,9 @@
 // intended result comes from a model of our own (lines remember which line of the read text they
 // are; the change is applied to the edited text as it was to the read text; a change needing a
 // line the edit replaced has no intended result). decideEdit must refuse, or give exactly that
-// result, with each hunk's rows as sent or re-indented the way the formatter re-indented.
+// result, with each hunk's rows as sent or re-indented the way the formatter re-indented. Where the
+// text alone cannot tell two readings apart (equal lines that changed places, a formatter pass that
+// makes one line read as another did), the case is left out, or either reading's result is taken.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -82,6 +84,63 @@ function applyEdit(items: readonly Item[], hunks: readonly H[], label: string, n
 
 const shown = (items: readonly Item[]) => items.filter((it) => !it.gone);
 
+/**
+ * True when two read lines that read the same now stand in the other order, and the edit replaces
+ * one of them or inserts right beside it. The text cannot tell which is which (the one above may as
+ * well be the one read above), and the two readings put the edit in different places: no single
+ * intended result.
+ */
+function swappedTwins(live: readonly Item[], hunks: readonly H[]): boolean {
+  const edited = (o: number) => hunks.some((h) => (h.start === h.end ? o === h.start - 1 || o === h.start : o >= h.start && o < h.end));
+  return live.some((a, p) =>
+    live.some((b, q) => q > p && a.orig !== null && b.orig !== null && a.orig > b.orig && a.text === b.text && (edited(a.orig) || edited(b.orig))),
+  );
+}
+
+/**
+ * True when a line now reads exactly as another read line did (its twin, or a line a formatter pass
+ * made read so: doubling "  then" gives "    then") and stands beside a neighbour of that other
+ * line, which no longer reads so (deleted, moved and re-indented), and the edit replaces that other
+ * line or stands beside it. The text cannot tell the one from the other (as if nothing but the
+ * other line had changed), and the two readings give different results.
+ */
+function lookalike(read: readonly string[], live: readonly Item[], hunks: readonly H[]): boolean {
+  const near = (o: number) => hunks.some((h) => o >= h.start - 1 && o <= h.end);
+  const now = new Map(live.filter((it) => it.orig !== null).map((it) => [it.orig!, it.text]));
+  // the read line at a place of the live text (-1 and read.length: the file's start and end)
+  const origAt = (p: number) => (p < 0 ? -1 : p >= live.length ? read.length : live[p]!.orig);
+  return live.some(
+    (it, p) =>
+      it.orig !== null &&
+      read.some((t, o) => o !== it.orig && t === it.text && near(o) && now.get(o) !== t && (origAt(p - 1) === o - 1 || origAt(p + 1) === o + 1)),
+  );
+}
+
+/**
+ * The intended lines read another way, or null: an insertion whose two sides (a line, or the file's
+ * start or end) were moved apart and are next to each other again leaves its rows where the moves
+ * left them, but that text reads the same as the two sides moved as one block (or not at all, the
+ * other lines moving around them), which keeps the rows between them. So rows right between the
+ * sides, where the file now has them next to each other, are intended as well.
+ */
+function rowsBetweenSides(want: readonly Item[], live: readonly Item[], hunks: readonly H[], n: number): Item[] | null {
+  let out = [...want];
+  hunks.forEach((h, k) => {
+    if (h.start !== h.end) return;
+    const above = h.start === 0 ? -1 : live.findIndex((it) => it.orig === h.start - 1);
+    if (h.start > 0 && above < 0) return;
+    if (h.start < n ? live[above + 1]?.orig !== h.start : above !== live.length - 1) return;
+    const rows = out.filter((it) => it.group === `ours:${k}`);
+    const rest = out.filter((it) => it.group !== `ours:${k}`);
+    const at = h.start === 0 ? rest.findIndex((it) => it.orig === 0) : rest.findIndex((it) => it.orig === h.start - 1) + 1;
+    if (h.start === 0 ? at >= 0 : at > 0) out = [...rest.slice(0, at), ...rows, ...rest.slice(at)];
+  });
+  return out.every((it, k) => it === want[k]) ? null : out;
+}
+
+/** True when lines p0..p1 of a list (p0 > p1: none) end with the line above them, or start with the line below them. */
+const inRun = (list: readonly Item[], p0: number, p1: number) => p0 <= p1 && (list[p0 - 1]?.text === list[p1]!.text || list[p1 + 1]?.text === list[p0]!.text);
+
 type Mutation = (items: Item[]) => Item[];
 /** A mutation that prints what it does (for counterexamples). */
 const named = (desc: string, m: Mutation): Mutation => Object.assign(m, { toString: () => desc });
@@ -94,22 +153,31 @@ const mutations = {
   replace: (orig: number, count: number, rows: readonly string[]): Mutation => (x) => {
     const at = idx(x, orig);
     for (let k = 0; k < count; k++) if (x[at + k]?.orig !== orig + k || x[at + k]?.gone) throw new Conflict();
+    // lines deleted out of a run of equal lines: deleting the ones beside them leaves the same text,
+    // so which lines went is unknowable (see move)
+    if (rows.length === 0 && !x.some((it) => it.gone || it.group) && inRun(x, at, at + count - 1)) throw new Conflict();
     return [...x.slice(0, at), ...rows.map((text) => ({ orig: null, text })), ...x.slice(at + count)];
   },
   move: (a: number, b: number, before: number): Mutation => (x) => {
     const i = idx(x, a);
     const j = idx(x, b, true);
     if (j < i) throw new Conflict();
-    // the block taken out of a run of equal lines: taking out the one beside it leaves the same
-    // text, so which lines moved is unknowable (checked on the file as others see it, not on the
-    // model of the edited text, whose places and rows are no text of the file)
-    if (!x.some((it) => it.gone || it.group) && (x[i - 1]?.text === x[j]!.text || x[j + 1]?.text === x[i]!.text)) throw new Conflict();
     const region = x.slice(i, j + 1);
     const rest = [...x.slice(0, i), ...x.slice(j + 1)];
     const at = before === END ? rest.length : idx(rest, before);
     const out = [...rest.slice(0, at), ...region, ...rest.slice(at)];
+    // the block taken out of, or put into, a run of equal lines: taking out (putting in) the one
+    // beside it gives the same text, so which lines moved is unknowable. Likewise for the lines the
+    // block passes over, since moving a block up past lines is the same text as moving those lines
+    // down past it. (Checked on the file as others see it, not on the model of the edited text,
+    // whose places and rows are no text of the file.)
+    const k = j - i + 1;
+    const runs = at <= i ? [inRun(x, at, i - 1), inRun(out, at + k, i - 1 + k)] : [inRun(x, j + 1, j + at - i), inRun(out, i, at - 1)];
+    if (!x.some((it) => it.gone || it.group) && (inRun(x, i, j) || inRun(out, at, at + k - 1) || runs.includes(true))) throw new Conflict();
     // moving a blank line past another blank line changes no text: which one moved is unknowable
-    if (shown(out).every((it, k) => it.text === shown(x)[k]!.text)) throw new Conflict();
+    // (on the file as others see it: in the model of the edited text, a block moved past only lines
+    // the edit deleted changes no text either, and has one result)
+    if (!x.some((it) => it.gone || it.group) && shown(out).every((it, k) => it.text === shown(x)[k]!.text)) throw new Conflict();
     return out;
   },
   // formatter passes rewrite every line by its content (copies and new lines too); our rows get
@@ -194,17 +262,18 @@ function mutationArb(read: readonly string[]): fc.Arbitrary<Mutation> {
   // at least one line away from the copied lines.
   const copy = fc
     .tuple(line, fc.integer({ min: 0, max: 8 }), fc.nat(n), fc.constantFrom<Mutation | null>(null, mutations.double(), mutations.trailing()))
-    // (and its first and last lines differ from the lines it lands between: else pasting [B, C]
-    // before C reads the same as pasting [C, B] after it, and no text tells the copy from the original)
-    .filter(([a, len, p]) => {
-      const b = Math.min(n - 1, a + len);
-      const t = (i: number) => read[i]?.trim();
-      return (p < a || p > b + 1) && t(p - 1) !== t(b) && t(p) !== t(a);
-    })
     .map(([a, len, p, then]) => {
       const b = Math.min(n - 1, a + len);
+      const t = (i: number) => read[i]?.trim();
+      // (and its first and last lines differ from the lines it lands between: else pasting [B, C]
+      // before C reads the same as pasting [C, B] after it, and no text tells the copy from the
+      // original; a Conflict rather than a filter, which would never end on a file of equal lines)
+      const fits = (p < a || p > b + 1) && t(p - 1) !== t(b) && t(p) !== t(a);
       const paste = mutations.insert(at(p), read.slice(a, b + 1));
-      return named(`copy ${a}..${b} before ${p}${then ? ', then a formatter pass' : ''}`, (x) => (then ? then(paste(x)) : paste(x)));
+      return named(`copy ${a}..${b} before ${p}${then ? ', then a formatter pass' : ''}`, (x) => {
+        if (!fits) throw new Conflict();
+        return then ? then(paste(x)) : paste(x);
+      });
     });
   return fc.oneof({ weight: 4, arbitrary: several }, { weight: 1, arbitrary: copy });
 }
@@ -239,6 +308,7 @@ test('property: a stale edit lands exactly where it was aimed or is refused, nev
         if (e instanceof Conflict) return fc.pre(false);
         throw e;
       }
+      fc.pre(!swappedTwins(live, hunks) && !lookalike(read, live, hunks));
       let want: Item[] | null;
       try {
         want = shown(mutate(applyEdit(base, hunks, 'ours', read.length)));
@@ -252,7 +322,11 @@ test('property: a stale edit lands exactly where it was aimed or is refused, nev
       const got = merged(toDsl(hunks), readVersion, liveVersion, [readVersion]);
       if (got === null) return;
       assert.ok(want !== null, `merged, but the change needed a line the edit replaced:\n${got.join('\n')}`);
-      assert.ok(sameAsIntended(got, want), `wrong result:\n${got.join('\n')}\n--- intended:\n${want.map((w) => w.text).join('\n')}`);
+      const also = rowsBetweenSides(want, live, hunks, read.length);
+      assert.ok(
+        sameAsIntended(got, want) || (also !== null && sameAsIntended(got, also)),
+        `wrong result:\n${got.join('\n')}\n--- intended:\n${want.map((w) => w.text).join('\n')}${also ? `\n--- or:\n${also.map((w) => w.text).join('\n')}` : ''}`,
+      );
     }),
     { numRuns: 4000 },
   );

@@ -124,6 +124,15 @@ test('a re-indent that could be a shift or a doubling, with rows at another leve
   assert.equal(r.text, join(['x', '        deeper', '    b', '    c', 'y']));
 });
 
+test('a neighbour that may be another line with the same text sets no re-indentation: refused, not guessed', () => {
+  // the two lines below the first moved under it, then every indentation was doubled: the line above
+  // the edited one reads "fi" as before, but at 8 spaces it is line 1 doubled, not line 3 (2 spaces)
+  // re-indented to 4 times its width, and the rows must not go in at 16 spaces
+  const read = join(['    fi', 'fi', '  fi', 'v88();', 'return x;', 'v844();']);
+  const live = join(['        fi', 'v88();', 'return x;', 'fi', '    fi', 'v844();']);
+  assert.match(rejected('replace 4:\n+    fi', read, live), /re-indented unlike the lines around them/);
+});
+
 test('a whitespace-only change that makes other lines read exactly as the edited ones did: refused, not guessed', () => {
   const read = join(['class A:', '  def f(self):', '    x = 1', '    return x', '    pass', '', 'def g():', '  x = 1', '  return x', '  pass']);
   // doubled: f's body moves to 8 spaces; g's body now reads exactly as f's did
