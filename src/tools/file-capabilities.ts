@@ -4,7 +4,7 @@
 // configuration's generation and identity (and why its newest edit was refused, if it was).
 
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isWithin } from '../core/path-policy.js';
 import { effectiveMethods, intrinsicMethods } from '../core/capabilities.js';
 import { boundaryError } from '../core/envelope.js';

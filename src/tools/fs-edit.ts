@@ -7,7 +7,7 @@
 // of one call share a reply budget: a diff that does not fit is left out with a note, the edit
 // stands (a change that landed is never answered as a failure).
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_BATCH_FILES } from '../core/config.js';
 import { materialize } from '../core/edit/apply.js';
 import type { Piece } from '../core/edit/ops.js';

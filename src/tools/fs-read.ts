@@ -3,7 +3,7 @@
 // are `warnings` of that target's result. Every read records the file's snapshot and the lines it
 // showed; the whole batch shares one reply budget, so no reply outgrows the message limit.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { parseLineRange } from '../core/line-range.js';
 import { MAX_BATCH_FILES } from '../core/config.js';
