@@ -58,5 +58,5 @@ test('a tool that is not the registry definition of its name is converted from i
   });
   const [entry] = listTools([own as never], ALL_TOOLS);
   assert.equal(entry!.title, 'a stand-in');
-  assert.deepEqual(Object.keys((entry!.inputSchema as { properties: object }).properties), ['only']);
+  assert.deepEqual(Object.keys((entry!.inputSchema as unknown as { properties: object }).properties), ['only']);
 });
