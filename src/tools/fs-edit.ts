@@ -27,6 +27,7 @@ import { writeAtomic } from '../io/atomic-write.js';
 import { readAdmitted } from '../io/read-admission.js';
 import { loadTextFile, type LoadedFile } from '../io/text-file.js';
 import { resolveBlock } from '../lang/blocks.js';
+import { warmAfterWrite } from '../lang/warm-after-write.js';
 import type { Engine } from './engine.js';
 import { EditResultSchema, type EditResult } from './hashline-results.js';
 import { defineTool } from './tool.js';
@@ -212,6 +213,8 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
       if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, { tag: newTag, kind: 'made', bytes: textBytes }) !== null) {
         engine.history.markSeen(rp.real, after, seen);
       }
+      // the next structural read of this file finds the new text parsed (lang/warm-after-write.ts)
+      void warmAfterWrite(rp.real, display, after);
       const result: EditResult & { summary?: string } = { path: display, file_hash: newTag, header: formatHeader(display, newTag), warnings };
       if (firstChangedLine !== undefined) result.first_changed_line = firstChangedLine;
       if (shown) result.diff = diff;
