@@ -1,4 +1,4 @@
-// SHA-256 of 50 files of 4 MiB: hashing in parallel: hashline's `file_hash` tool over MCP (one
+// SHA-256 of 50 files of 4 MiB: hashline's `file_hash` tool over MCP (one
 // call, warm server) against `openssl dgst -sha256` over the same files (one core), A B F A B F ...
 // Floor (a ceiling: the figures are throughputs in MiB/s): the same files hashed by WebCrypto
 // on the thread pool, one file per core at a time, nothing checked or sent (bench/lib/hash-floor.mjs).
