@@ -1,1 +1,1 @@
-export function startHashFloor(threads?: number): Promise<{ passMs(files: string[]): Promise<number>; close(): Promise<unknown> }>;
+export function startHashFloor(): Promise<{ passMs(files: string[]): Promise<number>; close(): Promise<unknown> }>;

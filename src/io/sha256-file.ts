@@ -1,17 +1,13 @@
-// SHA-256 of a verified open file. A file up to 16 MiB is read whole and hashed on the thread pool
-// (WebCrypto's digest runs there), so several files hash on several cores at once; a larger one is
-// streamed in constant memory on the calling thread: two buffers alternate, so the next chunk is
-// read (in the thread pool) while this one is hashed.
+// Streaming SHA-256 of a verified open file: constant memory whatever the size. Two buffers
+// alternate, so the next chunk is read (in the thread pool) while this one is hashed.
 
-import { createHash, webcrypto } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { HashlineError } from '../core/errors.js';
 import { openVerified } from './open-verified.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
 
 const CHUNK = 2 * 1024 * 1024;
-/** Files up to this size are hashed in one piece off the calling thread. */
-const WHOLE_MAX = 16 * 1024 * 1024;
 
 export async function sha256File(
   guard: PathGuard,
@@ -20,13 +16,6 @@ export async function sha256File(
 ): Promise<{ sha256: string; size: number }> {
   const vh = await openVerified(guard, rp, 'read');
   try {
-    if (vh.size <= WHOLE_MAX) {
-      const bytes = await vh.handle.readFile();
-      if (signal?.aborted) throw new HashlineError('aborted', 'aborted');
-      // (a file that grew past the limit since its stat is still hashed whole: it was read whole)
-      const digest = await webcrypto.subtle.digest('SHA-256', bytes);
-      return { sha256: Buffer.from(digest).toString('hex'), size: bytes.length };
-    }
     return await sha256OfHandle(vh.handle, signal);
   } finally {
     await vh.handle.close();

@@ -1,8 +1,5 @@
-// file_hash: SHA-256 of up to 50 whole files, without returning their contents; one file per core
-// at a time (io/sha256-file.ts hashes files of up to 16 MiB on the thread pool), results in the
-// order asked.
+// file_hash: SHA-256 of up to 50 whole files, streamed, without returning their contents.
 
-import os from 'node:os';
 import * as z from 'zod';
 import { boundaryError } from '../core/envelope.js';
 import { HashlineError, toHashlineError } from '../core/errors.js';
@@ -37,31 +34,21 @@ export const fileHashTool = defineTool({
   output: Output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(engine, args, call) {
-    const files: z.infer<typeof Entry>[] = new Array(args.filePaths.length);
+    const files: z.infer<typeof Entry>[] = [];
     let done = 0;
-    let next = 0;
-    const hashOne = async (i: number) => {
-      const p = args.filePaths[i]!;
+    for (const p of args.filePaths) {
+      if (call.signal.aborted) throw new HashlineError('aborted', 'aborted');
       try {
         const rp = await engine.guard.resolve(p, 'read');
         const { sha256, size } = await sha256File(engine.guard, rp, call.signal);
-        files[i] = { filePath: rp.display, sha256, size };
+        files.push({ filePath: rp.display, sha256, size });
       } catch (e) {
         const err = toHashlineError(e);
         if (err.code === 'aborted') throw err;
-        files[i] = { filePath: p, error: boundaryError(err) };
+        files.push({ filePath: p, error: boundaryError(err) });
       }
       call.progress({ progress: ++done, total: args.filePaths.length });
-    };
-    const lanes = Math.min(args.filePaths.length, Math.max(1, os.availableParallelism()));
-    await Promise.all(
-      Array.from({ length: lanes }, async () => {
-        while (next < args.filePaths.length) {
-          if (call.signal.aborted) throw new HashlineError('aborted', 'aborted');
-          await hashOne(next++);
-        }
-      }),
-    );
+    }
     return { structured: { files }, text: '' };
   },
 });
