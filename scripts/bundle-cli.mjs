@@ -14,7 +14,7 @@
 import { build } from 'esbuild';
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,6 +34,11 @@ const noAjv = {
 const outfile = path.resolve(values.out ?? path.join(repo, 'dist/hashline.mjs'));
 
 const SQL_WORKER_FILE = 'hashline-sql-worker.mjs';
+// every tool's tools/list entry (JSON Schemas from zod), made once here from the compiled modules the
+// bundle is made of, so a start of the bundled CLI converts no schema (src/mcp/tool-listing.ts)
+const { ALL_TOOLS } = await import(pathToFileURL(path.join(repo, 'dist/tools/registry.js')).href);
+const { listingJson } = await import(pathToFileURL(path.join(repo, 'dist/mcp/tool-listing.js')).href);
+const TOOL_LISTING = listingJson(ALL_TOOLS);
 const started = Date.now();
 const consoleAssets = path.join(repo, 'dist/http/console/assets');
 rmSync(consoleAssets, { recursive: true, force: true });
@@ -61,7 +66,7 @@ await build({
   // bundle does not hold: bundle its ES module build instead
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   // io/sql-worker.ts starts its worker from this file, next to the chunk that holds it
-  define: { HASHLINE_SQL_WORKER: JSON.stringify(SQL_WORKER_FILE) },
+  define: { HASHLINE_SQL_WORKER: JSON.stringify(SQL_WORKER_FILE), HASHLINE_TOOL_LISTING: JSON.stringify(TOOL_LISTING) },
   banner: { js: "import { createRequire as __hashlineRequire } from 'node:module'; const require = __hashlineRequire(import.meta.url);" },
   logLevel: 'warning',
   plugins: values['no-ajv'] ? [noAjv] : [],

@@ -31,25 +31,47 @@ function fmt(x: number | undefined, unit: string): string {
   return unit === '×' ? `${v}×` : `${v} ${unit}`;
 }
 
+/** The goal column: the goal against the anchor and the one against the floor. */
+function goalText(r: Row): string {
+  const own = r.goal.bound === 'report' ? '' : `${r.goal.text}${r.goal.kind === 'ratio' && r.floor?.goal ? ' peer' : ''}`;
+  const floor = r.floor?.goal ? `${r.floor.goal.text} floor` : '';
+  return [own, floor].filter(Boolean).join(', ') || 'report';
+}
+
+function metText(r: Row): string {
+  if (r.status !== 'measured') return r.status;
+  if (r.met === undefined) return '—';
+  if (r.met) return 'met';
+  return r.goalBeyondFloor ? 'NOT met (goal beyond floor)' : 'NOT met';
+}
+
 export function cells(r: Row): string[] {
-  const met = r.status !== 'measured' ? r.status : r.met === undefined ? '—' : r.met ? 'met' : 'NOT met';
+  const floor = r.floor;
   return [
     r.title,
     fmt(r.hashline, r.unit),
     r.anchor === undefined ? r.anchorName : `${fmt(r.anchor, r.unit)} (${r.anchorName})`,
     r.ratio === undefined ? '—' : `${r.ratio.toFixed(2)}×`,
-    r.goal.text,
-    met,
+    floor?.value === undefined ? '—' : fmt(floor.value, r.unit),
+    floor?.ratio === undefined ? '—' : `${floor.ratio.toFixed(2)}×`,
+    goalText(r),
+    metText(r),
   ];
 }
 
-const HEAD = ['workload', 'hashline median', 'anchor median', 'ratio', 'goal', 'met'];
+const HEAD = ['workload', 'hashline median', 'anchor median', '÷ anchor', 'floor', '÷ floor', 'goal', 'met'];
+
+/** A row's note, led by what its floor is. */
+function noteOf(r: Row): string {
+  const floor = r.floor ? `floor: ${r.floor.name}${r.floor.value === undefined ? ' (not measured)' : ''}` : '';
+  return [floor, r.note ?? ''].filter(Boolean).join('; ');
+}
 
 export function textTable(rows: Row[]): string {
   const all = [HEAD, ...rows.map(cells)];
   const widths = HEAD.map((_, c) => Math.max(...all.map((r) => [...r[c]!].length)));
   const line = (r: string[]) => r.map((x, c) => x.padEnd(widths[c]!)).join('  ');
-  const notes = rows.filter((r) => r.note).map((r) => `  ${r.id}: ${r.note}`);
+  const notes = rows.filter((r) => r.note || r.floor).map((r) => `  ${r.id}: ${noteOf(r)}`);
   return [line(HEAD), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map((r) => line(cells(r))), '', 'notes:', ...notes].join('\n');
 }
 
@@ -65,7 +87,7 @@ export function markdownTable(rows: Row[]): string {
 export function writeMarkdown(dir: string, rows: Row[], m: Machine, quick: boolean): string {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'latest.md');
-  const notes = rows.filter((r) => r.note).map((r) => `- \`${r.id}\`: ${r.note}`);
+  const notes = rows.filter((r) => r.note || r.floor).map((r) => `- \`${r.id}\`: ${noteOf(r)}`);
   const head = `Measured ${m.date}${quick ? ' (quick mode)' : ''} on ${m.cores} cores (${m.cpu}), ${m.memoryGiB} GiB, node ${m.node}, ${m.platform}.`;
   writeFileSync(file, `${head}\n\n${markdownTable(rows)}\n\nNotes:\n\n${notes.join('\n')}\n`);
   return file;

@@ -43,3 +43,28 @@ export async function alternate(
   }
   return out;
 }
+
+/**
+ * As `alternate`, with a third function, the floor, run after each pair (A B F A B F ...), so the
+ * floor meets the same drift of the machine's load as the pair it stands beside.
+ */
+export async function alternateWithFloor(
+  reps: number,
+  a: (i: number) => Promise<number>,
+  b: (i: number) => Promise<number>,
+  f: (i: number) => Promise<number>,
+  warmup = 0,
+): Promise<{ a: number[]; b: number[]; f: number[] }> {
+  const out = { a: [] as number[], b: [] as number[], f: [] as number[] };
+  for (let i = 0; i < warmup + reps; i++) {
+    const x = await a(i);
+    const y = await b(i);
+    const z = await f(i);
+    if (i >= warmup) {
+      out.a.push(x);
+      out.b.push(y);
+      out.f.push(z);
+    }
+  }
+  return out;
+}

@@ -1,38 +1,18 @@
-// Cold start: spawn the server and connect the SDK client until `tools/list` is answered,
-// hashline's shipped bin (`bin/hashline.mjs mcp`, the CLI bundled with one chunk per subcommand)
-// against the reference filesystem server; and, to show what each step buys, the unbundled
-// dist/cli/main.js and single-file bundles made by scripts/bundle-cli.mjs.
+// Cold start: spawn the server and connect the SDK client until `tools/list` is answered (every
+// tool of both families and the navigation tools: the default selection), hashline's shipped bin
+// (`bin/hashline.mjs mcp`, the CLI bundled with one chunk per subcommand) and the unbundled
+// dist/cli/main.js, against the reference filesystem server. Floor, run after each pair: a bare SDK
+// server answering tools/list with hashline's recorded list (bench/lib/list-server.mjs), bundled
+// the way the shipped bin is (scripts/bundle-cli.mjs --no-ajv). And the idle RSS of each after
+// tools/list, from the same starts.
 
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { connectReference, connectStdio, hashlineCli, type McpSide } from '../lib/mcp.js';
-import { alternate, median, timeMs } from '../lib/stats.js';
-import { failed, finish, type Row, type Workload } from '../lib/types.js';
-
-/**
- * Bundles the built CLI under bench/work (with a package.json beside, for the version). `lazy`
- * bundles an entry that loads only the `mcp` subcommand: what lazy imports in src/cli would give.
- */
-function bundle(repo: string, work: string, lazy: boolean, noAjv = false): string | null {
-  const dir = path.join(work, 'bundle');
-  const out = path.join(dir, 'dist', `${lazy ? 'hashline-mcp-only' : 'hashline'}${noAjv ? '-no-ajv' : ''}.mjs`);
-  mkdirSync(path.dirname(out), { recursive: true });
-  copyFileSync(path.join(repo, 'package.json'), path.join(dir, 'package.json'));
-  const args = [path.join(repo, 'scripts/bundle-cli.mjs'), '--out', out];
-  if (lazy) {
-    const entry = path.join(dir, 'mcp-only-entry.mjs');
-    writeFileSync(
-      entry,
-      `import { mcpCommand } from ${JSON.stringify(path.join(repo, 'dist/cli/mcp-command.js'))};\n` +
-        `mcpCommand(process.argv.slice(3)).catch((e) => { process.stderr.write(String(e)); process.exit(2); });\n`,
-    );
-    args.push('--entry', entry);
-  }
-  if (noAjv) args.push('--no-ajv');
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 });
-  return r.status === 0 ? out : null;
-}
+import { rssOf } from '../lib/ports.js';
+import { alternateWithFloor, median, timeMs } from '../lib/stats.js';
+import { failed, finish, REPORT, type Row, type Workload } from '../lib/types.js';
 
 /** The `hashline` bin that package.json ships (built by `prepare`), or null when it is missing. */
 function shippedBin(repo: string): string | null {
@@ -41,57 +21,131 @@ function shippedBin(repo: string): string | null {
   return bin && existsSync(path.join(repo, bin)) ? path.join(repo, bin) : null;
 }
 
-async function startToList(connect: () => Promise<McpSide>): Promise<number> {
-  let side: McpSide | undefined;
-  const ms = await timeMs(async () => {
-    side = await connect();
-    await side.client.listTools();
+/** bench/lib/list-server.mjs bundled as the shipped bin is (one minified file, no ajv), under bench/work. */
+function bundledListServer(repo: string, work: string): string {
+  const dir = path.join(work, 'bundle');
+  const out = path.join(dir, 'dist', 'list-server.mjs');
+  mkdirSync(path.dirname(out), { recursive: true });
+  copyFileSync(path.join(repo, 'package.json'), path.join(dir, 'package.json'));
+  const r = spawnSync(process.execPath, [path.join(repo, 'scripts/bundle-cli.mjs'), '--out', out, '--entry', path.join(repo, 'bench/lib/list-server.mjs'), '--no-ajv'], {
+    encoding: 'utf8',
+    timeout: 120_000,
   });
-  await side?.close();
-  return ms;
+  if (r.status !== 0) throw new Error(`bundling the floor server failed: ${r.stderr.slice(0, 300)}`);
+  return out;
 }
+
+interface Start {
+  ms: number;
+  rss: number;
+}
+
+async function startToList(connect: () => Promise<McpSide>, expect?: number): Promise<Start> {
+  let side: McpSide | undefined;
+  try {
+    let tools = 0;
+    const ms = await timeMs(async () => {
+      side = await connect();
+      tools = (await side.client.listTools()).tools.length;
+    });
+    if (expect !== undefined && tools !== expect) throw new Error(`listed ${tools} tools, expected ${expect}`);
+    const mem = await rssOf(side!.pid()!);
+    return { ms, rss: mem?.rss ?? Number.NaN };
+  } finally {
+    await side?.close();
+  }
+}
+
+const FLOOR = 'a bare SDK server answering tools/list with the same list, bundled as the bin is';
 
 export const coldStart: Workload = {
   id: 'cold-start',
   async run(ctx) {
     const base: Omit<Row, 'status'> = {
       id: 'cold-start',
-      title: 'cold start: spawn until tools/list answers',
-      issue: 7,
+      title: 'cold start: the shipped bin (bin/hashline.mjs) until tools/list answers',
+      issue: 22,
       unit: 'ms',
       direction: 'lower',
       anchorName: 'mcp-server-filesystem',
       goal: { kind: 'ratio', bound: 'max', value: 0.7, text: '≤ 0.7×' },
     };
+    const rssRow: Omit<Row, 'status'> = {
+      id: 'idle-rss',
+      title: 'idle RSS of `hashline mcp` (shipped bin) after tools/list',
+      issue: 22,
+      unit: 'MiB',
+      direction: 'lower',
+      anchorName: 'mcp-server-filesystem',
+      goal: REPORT,
+    };
     const ref = ctx.anchors.referenceServer;
-    if (!ref) return [{ ...base, status: 'anchor missing' }];
+    if (!ref) return [{ ...base, status: 'anchor missing' }, { ...rssRow, status: 'anchor missing' }];
     const root = path.join(ctx.opts.work, 'cold');
     mkdirSync(root, { recursive: true });
     writeFileSync(path.join(root, 'a.txt'), 'a\n');
     const rows: Row[] = [];
+    const bin = shippedBin(ctx.opts.repo);
     const entries: [Omit<Row, 'status'>, string | null][] = [
-      [{ ...base, title: 'cold start: the shipped bin (bin/hashline.mjs) until tools/list answers' }, shippedBin(ctx.opts.repo)],
-      [{ ...base, id: 'cold-start-unbundled', title: 'cold start, unbundled (dist/cli/main.js)' }, hashlineCli(ctx.opts.repo)],
-      [{ ...base, id: 'cold-start-bundled', title: 'cold start, CLI bundled (scripts/bundle-cli.mjs)' }, bundle(ctx.opts.repo, ctx.opts.work, false)],
-      [{ ...base, id: 'cold-start-bundled-lazy', title: 'cold start, bundled, mcp subcommand only' }, bundle(ctx.opts.repo, ctx.opts.work, true)],
-      [{ ...base, id: 'cold-start-bundled-lazy-no-ajv', title: 'cold start, as above, without ajv' }, bundle(ctx.opts.repo, ctx.opts.work, true, true)],
+      [base, bin],
+      [{ ...base, id: 'cold-start-unbundled', title: 'cold start, unbundled (dist/cli/main.js)', goal: REPORT }, hashlineCli(ctx.opts.repo)],
     ];
-    for (const [row, cli] of entries) {
-      if (cli === null) {
-        rows.push(failed(row, new Error('bundling failed')));
-        continue;
-      }
-      try {
-        const s = await alternate(
+    let floorServer: string;
+    let count: number;
+    try {
+      // the floor lists what hashline lists
+      const side = await connectStdio(process.execPath, [hashlineCli(ctx.opts.repo), 'mcp', '--root', root], root);
+      const list = await side.client.listTools();
+      await side.close();
+      count = list.tools.length;
+      const listFile = path.join(ctx.opts.work, 'tools-list.json');
+      writeFileSync(listFile, JSON.stringify(list));
+      floorServer = bundledListServer(ctx.opts.repo, ctx.opts.work);
+      const floorArgs = [floorServer, listFile];
+      const floor = () => startToList(() => connectStdio(process.execPath, floorArgs, root), count);
+      for (const [row, cli] of entries) {
+        if (cli === null) {
+          rows.push(failed(row, new Error('the shipped bin is missing (npm run build makes it)')));
+          continue;
+        }
+        const mem = { a: [] as number[], b: [] as number[], f: [] as number[] };
+        const keep = (into: number[]) => (s: Start) => {
+          into.push(s.rss);
+          return s.ms;
+        };
+        const s = await alternateWithFloor(
           ctx.opts.reps,
-          () => startToList(() => connectStdio(process.execPath, [cli, 'mcp', '--root', root], root)),
-          () => startToList(() => connectReference(ref, root)),
+          () => startToList(() => connectStdio(process.execPath, [cli, 'mcp', '--root', root], root), count).then(keep(mem.a)),
+          () => startToList(() => connectReference(ref, root)).then(keep(mem.b)),
+          () => floor().then(keep(mem.f)),
           1,
         );
-        rows.push(finish({ ...row, status: 'measured', hashline: median(s.a), anchor: median(s.b), samples: { hashline: s.a, anchor: s.b } }));
-      } catch (e) {
-        rows.push(failed(row, e));
+        rows.push(
+          finish({
+            ...row,
+            status: 'measured',
+            hashline: median(s.a),
+            anchor: median(s.b),
+            samples: { hashline: s.a, anchor: s.b },
+            floor: { name: FLOOR, value: median(s.f), samples: s.f },
+            note: `${count} tools listed (the reference lists its own ${'14'}); the floor is ${(median(s.f) / median(s.b)).toFixed(2)}x of the reference`,
+          }),
+        );
+        if (row === base) {
+          rows.push(
+            finish({
+              ...rssRow,
+              status: 'measured',
+              hashline: median(mem.a.slice(-ctx.opts.reps)),
+              anchor: median(mem.b.slice(-ctx.opts.reps)),
+              floor: { name: `${FLOOR} (its RSS at the same point)`, value: median(mem.f.slice(-ctx.opts.reps)) },
+              note: 'VmRSS read from /proc right after tools/list was answered, in the cold-start runs above',
+            }),
+          );
+        }
       }
+    } catch (e) {
+      return [failed(base, e), failed(rssRow, e)];
     }
     return rows;
   },

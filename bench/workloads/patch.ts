@@ -2,13 +2,17 @@
 // against the reference server's `edit_file` making the same change (p50, A B A B). Both sides are
 // driven by the official SDK client; hashline's write is durable (fsync of the file and its
 // directory) and it checks the candidate still parses (TypeScript), the reference's is neither.
+// Floor, run after each pair: a bare server replaying hashline's recorded reply, one parse of the
+// text with ast-grep's napi module, one durable replace and one history commit of the same bytes.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { linesText, textLine } from '../lib/fixtures.js';
+import { durableReplaceMs, HistoryCommitFloor, startReplay, type Replay } from '../lib/floors.js';
 import { connectHashline, connectReference, okText } from '../lib/mcp.js';
-import { alternate, median, timeMs } from '../lib/stats.js';
+import { alternateWithFloor, median, timeMs } from '../lib/stats.js';
 import { failed, finish, notBuilt, type Row, type Workload } from '../lib/types.js';
 
 const LINE = 1000;
@@ -41,17 +45,29 @@ export const patch: Workload = {
     writeFileSync(path.join(root, 'h.txt'), linesText(2000));
     const bFile = path.join(root, 'r.ts');
     writeFileSync(bFile, linesText(2000));
+    const fFile = path.join(root, 'f.ts');
+    writeFileSync(fFile, linesText(2000));
+    const fBytes = readFileSync(fFile);
+    const napi = createRequire(import.meta.url)('@ast-grep/napi') as { parse(lang: string, text: string): { root(): unknown } };
     const a = await connectHashline(ctx.opts.repo, root);
     const b = await connectReference(ref, root);
+    const commits = new HistoryCommitFloor(ctx.opts.work);
+    let replay: Replay | undefined;
     try {
       let sha = envelope<{ files: Array<{ sha256: string }> }>(await a.call('file_hash', { filePaths: ['h.ts'] })).files[0]!.sha256;
       let hPrev = textLine(LINE);
       let rPrev = textLine(LINE);
-      const s = await alternate(
+      // the floor's reply: one patch's recorded reply, of the same shape and size as the timed ones
+      const first = await a.call('file_patch', { files: { 'h.ts': { patchStrategy: 'aider_block', expectedSha256: sha, aiderBlocks: [{ search: `${hPrev}\n`, replace: `${textLine(LINE, 'h0 ')}\n` }] } } });
+      sha = envelope<{ files: Array<{ sha256: string }> }>(first).files[0]!.sha256;
+      hPrev = textLine(LINE, 'h0 ');
+      replay = await startReplay(ctx.opts.repo, ctx.opts.work, 'patch', [first]);
+      const fText = fBytes.toString('utf8');
+      const s = await alternateWithFloor(
         ctx.opts.reps * 5,
         (i) =>
           timeMs(async () => {
-            const next = textLine(LINE, `h${i} `);
+            const next = textLine(LINE, `h${i + 1} `);
             const data = envelope<{ files: Array<{ sha256: string; matchMethods: string[] }> }>(
               await a.call('file_patch', { files: { 'h.ts': { patchStrategy: 'aider_block', expectedSha256: sha, aiderBlocks: [{ search: `${hPrev}\n`, replace: `${next}\n` }] } } }),
             );
@@ -65,6 +81,7 @@ export const patch: Workload = {
             okText(await b.call('edit_file', { path: bFile, edits: [{ oldText: rPrev, newText: next }] }));
             rPrev = next;
           }),
+        async () => (await replay!.callMs()) + (await timeMs(async () => napi.parse('TypeScript', fText).root())) + durableReplaceMs(fFile, fBytes) + commits.commitMs(fBytes),
         3,
       );
       // where the time goes: the same patch on the same text in a file without a grammar (no parse check)
@@ -83,10 +100,13 @@ export const patch: Workload = {
         tPrev = next;
       }
       const note = `the same block on the same text as .txt (no grammar, so no parse check): ${median(plain).toFixed(2)} ms, ${(median(plain) / median(s.b)).toFixed(2)}x of the reference`;
-      return [finish({ ...row, status: 'measured', hashline: median(s.a), anchor: median(s.b), samples: { hashline: s.a, anchor: s.b }, note, extra: { plainTextMs: median(plain) } })];
+      const floor = { name: 'a bare server replaying the reply + one napi parse of the text + one durable replace + one history commit of it', value: median(s.f), samples: s.f };
+      return [finish({ ...row, status: 'measured', hashline: median(s.a), anchor: median(s.b), samples: { hashline: s.a, anchor: s.b }, floor, note, extra: { plainTextMs: median(plain) } })];
     } catch (e) {
       return [failed(row, e)];
     } finally {
+      commits.close();
+      await replay?.close();
       await a.close();
       await b.close();
     }

@@ -4,7 +4,9 @@
 // `path:line:text` (as `rg -n` prints it), `read_text_file` of the file, then `edit_file`. Both
 // sides run every task for real, on their own copy of a tree of 210-line TypeScript files, and the
 // files must end up the same. Tokens: gpt-tokenizer's o200k encoding of each request (tool name
-// and JSON arguments) and each reply (the text content the model reads).
+// and JSON arguments) and each reply (the text content the model reads). Floor: the least any tool
+// makes an agent exchange for the task: the search request, the hit lines as `rg -n` prints them,
+// and an edit request naming the path, the line and its new text (no reply counted).
 
 import { execFile } from 'node:child_process';
 import { cpSync, readFileSync, rmSync } from 'node:fs';
@@ -28,6 +30,7 @@ const reply = (text: string) => countTokens(text);
 interface Tally {
   tokens: number;
   calls: number;
+  floor?: number;
 }
 
 function task(t: number): { file: string; name: string; before: string; after: string } {
@@ -64,7 +67,9 @@ async function referenceTask(side: McpSide, rg: string, root: string, t: number)
   if (!read.includes(k.before)) throw new Error(`read_text_file of ${k.file} lacks the call`);
   const eArgs = { path: path.join(root, k.file), edits: [{ oldText: k.before, newText: k.after }] };
   const edited = okText(await side.call('edit_file', eArgs));
-  return { tokens: request('grep', gArgs) + reply(grep) + request('read_text_file', rArgs) + reply(read) + request('edit_file', eArgs) + reply(edited), calls: 3 };
+  const line = grep.split('\n').find((l) => l.startsWith(`${k.file}:`) && l.endsWith(k.before.trim()))?.split(':')[1];
+  const floor = request('grep', gArgs) + reply(grep) + request('edit', { path: k.file, line: Number(line), text: k.after });
+  return { tokens: request('grep', gArgs) + reply(grep) + request('read_text_file', rArgs) + reply(read) + request('edit_file', eArgs) + reply(edited), calls: 3, floor };
 }
 
 export const searchTokens: Workload = {
@@ -96,7 +101,7 @@ export const searchTokens: Workload = {
       const h = await connectHashline(ctx.opts.repo, hRoot);
       const h0 = await connectHashline(ctx.opts.repo, hRoot0);
       const r = await connectReference(ref, rRoot);
-      const sums = { h: 0, h0: 0, r: 0 };
+      const sums = { h: 0, h0: 0, r: 0, f: 0 };
       const per: { h: number[]; r: number[] } = { h: [], r: [] };
       try {
         for (let t = 0; t < tasks; t++) {
@@ -106,6 +111,7 @@ export const searchTokens: Workload = {
           sums.h += a.tokens;
           sums.h0 += a0.tokens;
           sums.r += b.tokens;
+          sums.f += b.floor!;
           per.h.push(a.tokens);
           per.r.push(b.tokens);
         }
@@ -117,7 +123,14 @@ export const searchTokens: Workload = {
         const want = readFileSync(path.join(rRoot, f), 'utf8');
         if (readFileSync(path.join(hRoot, f), 'utf8') !== want || readFileSync(path.join(hRoot0, f), 'utf8') !== want) throw new Error(`the two sides left ${f} different`);
       }
-      const out = finish({ ...row, status: 'measured', hashline: sums.h / tasks, anchor: sums.r / tasks, samples: { hashline: per.h, anchor: per.r } });
+      const out = finish({
+        ...row,
+        status: 'measured',
+        hashline: sums.h / tasks,
+        anchor: sums.r / tasks,
+        samples: { hashline: per.h, anchor: per.r },
+        floor: { name: 'the search request, the hit lines as `rg -n` prints them, and an edit request naming path, line and new text', value: sums.f / tasks },
+      });
       out.note = `mean tokens per task (o200k, requests and replies): hashline ${(sums.h / tasks).toFixed(0)} (2 calls, context 2), ${(sums.h0 / tasks).toFixed(0)} with context 0 (${(sums.h0 / sums.r).toFixed(2)}x); reference ${(sums.r / tasks).toFixed(0)} (3 calls); all ${tasks} files identical on both sides afterwards`;
       out.extra = { tasks, meanContext0: sums.h0 / tasks };
       return [out];

@@ -2,7 +2,7 @@
 // tool runs on the engine, and the outcome comes back as one shape for both families: the tool's
 // result in `data`, or a coded `error` (the same codes the MCP and HTTP faces report).
 
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { toHashlineError, type ErrorCode } from '../core/errors.js';
 import { invalidArguments } from '../mcp/server.js';
 import { randomUUID } from 'node:crypto';

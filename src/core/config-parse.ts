@@ -4,7 +4,7 @@
 
 import { findNodeAtLocation, parse as parseJson, parseTree, type ParseError, printParseErrorCode } from 'jsonc-parser';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ConfigSchema, fromLegacy, LegacyConfigSchema, type ConfigDoc } from './config-schema.js';
 import { HashlineError } from './errors.js';
 

@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
-import { z } from 'zod';
+import * as z from 'zod';
 import { assertPathForm } from './path-policy.js';
 import { SQL_POLICIES, type SqlDefaults } from './sql-selection.js';
 

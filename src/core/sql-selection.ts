@@ -9,7 +9,7 @@
 // `postgresql`, `postgres` or `pg`; version 18 or 18.x; no variant or `core`). Any other target is
 // patchable under advisory (a note says it was not validated) or skip; under required it fails.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashlineError } from './errors.js';
 import * as msg from './messages/sql.js';
 

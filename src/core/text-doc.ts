@@ -142,6 +142,20 @@ export function serializeDoc(doc: TextDoc): Uint8Array {
   return encodeRaw(s, doc.bom);
 }
 
+/**
+ * The exact bytes of the document and its LF text (docText), joined once: with LF endings only,
+ * the bytes after the BOM are the text's own encoding (`textBytes`, what encodeText(text) gives).
+ */
+export function serializeWithText(doc: TextDoc): { bytes: Uint8Array; text: string; textBytes?: Uint8Array } {
+  const n = doc.lines.length;
+  let lfOnly = true;
+  for (let i = 0; i < n - 1 && lfOnly; i++) lfOnly = doc.endings[i] === '\n';
+  if (!lfOnly || (n > 0 && doc.endings[n - 1] !== '\n' && doc.endings[n - 1] !== '')) return { bytes: serializeDoc(doc), text: docText(doc) };
+  const text = n === 0 ? '' : doc.lines.join('\n') + doc.endings[n - 1]!;
+  const bytes = encodeRaw(text, doc.bom);
+  return { bytes, text, textBytes: doc.bom ? bytes.subarray(3) : bytes };
+}
+
 /** The exact bytes of a decoded text in its own line endings (`raw`), with a BOM before it when `bom`. */
 export function encodeRaw(raw: string, bom: boolean): Uint8Array {
   const body = encodeText(raw);

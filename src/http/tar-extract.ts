@@ -4,7 +4,8 @@
 // member total checked against free space and the reserve (507, nothing written; checked again
 // per member and per chunk against what is still to come), then parsed again and written member
 // by member, in archive order, by tar-member-writer.ts: files through writeAtomic (temp file +
-// rename under the path's lock), links under a temp name renamed into place, directory modes
+// rename under the path's lock; small files written concurrently with the next members, every
+// directory flushed once at the end), links under a temp name renamed into place, directory modes
 // last, deepest first. Right
 // before each member its parents must be plain directories, and every name is resolved inside a
 // parent opened and verified through its descriptor, so no member is written through a link.
@@ -173,9 +174,11 @@ function causeChain(e: unknown): unknown[] {
 
 /**
  * Parses the spooled archive again and hands each entry to `writer`, one at a time: the next entry
- * waits until the previous member has landed, and feeding waits on the entry being written
- * (backpressure), so at most a read chunk of a member is held in memory. Stops writing at the
- * first failure (the rest of the archive is drained) and throws it.
+ * waits until the writer has taken the previous one (a large member has landed; a small one is
+ * read into memory and under way, see tar-member-writer.ts), and feeding waits on the entry being
+ * written (backpressure), so at most a read chunk of a large member and the writer's small files
+ * in flight (up to 32 MiB) are held in memory. Stops writing at the first failure (the rest of the
+ * archive is drained; writes under way finish) and throws it.
  */
 async function writeMembers(spooled: FileHandle, writer: MemberWriter): Promise<void> {
   let chain = Promise.resolve();
@@ -206,7 +209,11 @@ async function writeMembers(spooled: FileHandle, writer: MemberWriter): Promise<
     current?.destroy();
   }
   await chain;
-  if (failure) throw failure.error;
+  if (failure) {
+    // the files being written when it failed land (or fail) before the reply
+    await writer.settle();
+    throw failure.error;
+  }
   await writer.finish();
 }
 

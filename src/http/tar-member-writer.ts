@@ -1,9 +1,15 @@
-// Writes the members of a checked archive (tar-extract.ts) one at a time, in archive order, with
-// no member ever visible half-written:
+// Writes the members of a checked archive (tar-extract.ts) in archive order, with no member ever
+// visible half-written:
 //
 // - a file goes through writeAtomic (temp file + rename, in its parent opened and verified through
 //   its descriptor) under the path's lock, so a kill leaves the old file or the new one, and the
-//   temp file it leaves is removed when hashline starts again (file-lock.ts `recoverStale`);
+//   temp file it leaves is removed when hashline starts again (file-lock.ts `recoverStale`). A small
+//   file (up to 1 MiB) is read into memory and written while the next members arrive (up to 64
+//   files and 32 MiB at once), so their fsyncs wait on the disk together; its parents are made and
+//   checked first, in order. Anything else waits for those writes to land first: a member that is
+//   not a file, a large file, a file whose path (or a parent of it) is still being written. Each
+//   written file's directory is flushed once, in `finish`, before the extraction reports success;
+//   after a failure, the writes under way finish and nothing more starts;
 // - a symbolic or hard link is made under a temporary name and renamed over the member's path;
 // - a directory is created one component at a time inside its verified parent; directory modes are
 //   applied by `finish`, deepest first, once every member has landed. Modes come from
@@ -20,6 +26,7 @@ import type { ReadEntry } from 'tar';
 import { HashlineError } from '../core/errors.js';
 import { permissionDenied } from '../core/messages/guard.js';
 import { linkTargetUnreadable, memberEscapes, memberThroughLink } from '../core/messages/http.js';
+import { syncDirectories } from '../io/atomic-batch.js';
 import { tempNameFor, writeAtomic } from '../io/atomic-write.js';
 import { descriptorPath } from '../io/open-verified.js';
 import type { Engine } from '../tools/engine.js';
@@ -28,6 +35,11 @@ import type { PutRecorder } from './put-history.js';
 import { lexicalParts, memberMode } from './tar-rules.js';
 
 const FILE_TYPES = new Set(['File', 'OldFile', 'ContiguousFile']);
+/** Files up to this size are read into memory and written concurrently with the next members. */
+const SMALL_MEMBER = 1024 * 1024;
+/** At most this many such writes, holding at most this many bytes, at once. */
+const MAX_IN_FLIGHT = 64;
+const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 
 interface Anchor {
   handle: FileHandle;
@@ -45,6 +57,13 @@ function statOrNull(p: string) {
 export class MemberWriter {
   /** Directory members below the root by absolute path (a later member wins), with their modes. */
   private readonly dirModes = new Map<string, number>();
+  /** Files being written, by absolute path, and the bytes they hold. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private inFlightBytes = 0;
+  /** The first failure of a file written concurrently. */
+  private failure: { error: unknown } | undefined;
+  /** Directories a file was renamed into, flushed once by `finish`. */
+  private readonly written = new Set<string>();
 
   constructor(
     private readonly engine: Engine,
@@ -58,19 +77,45 @@ export class MemberWriter {
 
   /** Writes one member; consumes (or drains) the entry's data. */
   async write(entry: ReadEntry): Promise<void> {
+    if (this.failure) throw this.failure.error;
     const parts = lexicalParts(entry.path);
     if (parts === null) throw new HashlineError('tar_member_refused', memberEscapes(entry.path)); // the pre-scan refused it already
     await this.watch?.member(entry.size ?? 0);
-    if (FILE_TYPES.has(entry.type)) return this.file(entry, parts, memberMode('file', entry.mode));
+    if (FILE_TYPES.has(entry.type)) {
+      if ((entry.size ?? 0) <= SMALL_MEMBER) return this.smallFile(entry, parts, memberMode('file', entry.mode));
+      await this.drain();
+      return this.file(entry, parts, memberMode('file', entry.mode));
+    }
     entry.resume();
+    await this.drain();
     if (entry.type === 'Directory') return this.directory(entry.path, parts, memberMode('directory', entry.mode));
     if (entry.type === 'SymbolicLink') return this.link(entry.path, parts, entry.linkpath ?? '', 'symbolic');
     if (entry.type === 'Link') return this.link(entry.path, parts, entry.linkpath ?? '', 'hard');
     // The pre-scan refused every other type; nothing to write for one that slips through.
   }
 
+  /** Waits for the files being written; throws the first failure among them. */
+  private async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight.values());
+    if (this.failure) throw this.failure.error;
+  }
+
+  /** Waits for the files being written, whatever becomes of them (after a failure elsewhere). */
+  async settle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight.values());
+  }
+
+  /** True when a file being written is `abs` or one of its parents, or lies below `abs`. */
+  private overlaps(abs: string): boolean {
+    for (const p of this.inFlight.keys()) if (p === abs || abs.startsWith(`${p}/`) || p.startsWith(`${abs}/`)) return true;
+    return false;
+  }
+
   /** Applies the directory members' modes, deepest first (a read-only parent cannot block a child). */
   async finish(): Promise<void> {
+    await this.drain();
+    // every file renamed into a directory is durable before the extraction says it is done
+    await syncDirectories(this.written);
     const depth = (p: string) => p.split('/').length;
     const dirs = [...this.dirModes].sort(([a], [b]) => depth(b) - depth(a));
     for (const [abs, mode] of dirs) {
@@ -170,6 +215,11 @@ export class MemberWriter {
     const member = entry.path;
     await this.assertPlainDirs(member, parts.slice(0, -1));
     const abs = path.join(this.root, ...parts);
+    await this.fileAt(member, parts, abs, this.watch ? this.watch.through(entry) : entry, mode);
+  }
+
+  /** Writes a file member's data at `abs` under its lock (its parents made as needed). */
+  private async fileAt(member: string, parts: string[], abs: string, data: Uint8Array | AsyncIterable<Uint8Array>, mode: number): Promise<void> {
     const { guard, locks } = this.engine;
     await locks.withLocks([abs], async () => {
       // A link at the member's own path is replaced by the file, never written through.
@@ -178,10 +228,41 @@ export class MemberWriter {
       if (rp.real !== abs) throw this.refuse(member, parts.slice(0, -1).join('/'));
       const before = await this.recorder?.before(rp);
       const copy = this.recorder?.copy();
-      const data = this.watch ? this.watch.through(entry) : entry;
-      await writeAtomic(guard, rp, copy ? copy.through(data) : data, { createParents: true, mode });
+      // an in-memory member goes through the history's copy as one chunk
+      const source = copy ? copy.through(data instanceof Uint8Array ? oneChunk(data) : data) : data;
+      await writeAtomic(guard, rp, source, { createParents: true, mode, syncDirectory: false });
+      this.written.add(path.dirname(abs));
       if (copy) this.recorder!.record(abs, before, copy.bytes());
     });
+  }
+
+  /**
+   * A small file member: its parents are checked and made now, in archive order; its data is read
+   * into memory and written concurrently with the next members (see the header).
+   */
+  private async smallFile(entry: ReadEntry, parts: string[], mode: number): Promise<void> {
+    const member = entry.path;
+    const abs = path.join(this.root, ...parts);
+    if (this.overlaps(abs)) await this.drain();
+    await this.assertPlainDirs(member, parts.slice(0, -1));
+    await this.mkdirs(member, parts.slice(0, -1), false);
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of this.watch ? this.watch.through(entry) : entry) chunks.push(chunk as Uint8Array);
+    const data = Buffer.concat(chunks);
+    while (this.inFlight.size >= MAX_IN_FLIGHT || (this.inFlight.size > 0 && this.inFlightBytes + data.length > MAX_IN_FLIGHT_BYTES)) {
+      await Promise.race(this.inFlight.values());
+    }
+    if (this.failure) throw this.failure.error;
+    this.inFlightBytes += data.length;
+    const task = this.fileAt(member, parts, abs, data, mode)
+      .catch((e: unknown) => {
+        this.failure ??= { error: e };
+      })
+      .finally(() => {
+        this.inFlight.delete(abs);
+        this.inFlightBytes -= data.length;
+      });
+    this.inFlight.set(abs, task);
   }
 
   /** A symbolic link (target kept as given) or a hard link (source from the archive root), made under a temp name and renamed into place. */
@@ -222,4 +303,8 @@ export class MemberWriter {
       }),
     );
   }
+}
+
+async function* oneChunk(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
 }

@@ -36,6 +36,11 @@ export interface AtomicWriteOptions {
   createParents?: boolean;
   /** fsync the file and its directory. Default true. */
   durable?: boolean;
+  /**
+   * fsync the directory after the rename (default: when durable). A caller writing many files into
+   * the same directories passes false and fsyncs each directory once before it reports success.
+   */
+  syncDirectory?: boolean;
   signal?: AbortSignal;
   /** Refuse if the target exists (create-only). */
   exclusive?: boolean;
@@ -275,7 +280,7 @@ export async function writeAtomic(
       }
       renamed = true;
       // best effort: some file systems refuse fsync on directories
-      if (options.durable !== false) await fsyncFd(anchored!.fd).catch(() => undefined);
+      if (options.durable !== false && options.syncDirectory !== false) await fsyncFd(anchored!.fd).catch(() => undefined);
       return { created: existing === null, mode, bytes, madeDirs };
     };
     return options.commit ? await options.commit(commit) : await commit();

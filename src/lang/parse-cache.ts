@@ -8,18 +8,33 @@ import { isAvailable, parseWith, type LanguageInfo } from './registry.js';
 const MAX_ENTRIES = 8;
 const cache = new Map<string, Map<string, SgRoot>>();
 let size = 0;
+/** Parses made by parseCached (tests count work, not time). */
+export const parseStats = { parsed: 0 };
 
 /** The tree of `text` in `lang`, or null when the grammar is not available here. */
 export function parseCached(lang: LanguageInfo, text: string): SgRoot | null {
   if (!isAvailable(lang)) return null;
-  let byText = cache.get(lang.id);
+  const hit = cachedTree(lang, text);
+  if (hit) return hit;
+  parseStats.parsed++;
+  return keepTree(lang, text, parseWith(lang, text));
+}
+
+/** The tree of `text` when it is cached (made the most recently used), else undefined. */
+export function cachedTree(lang: LanguageInfo, text: string): SgRoot | undefined {
+  const byText = cache.get(lang.id);
   const hit = byText?.get(text);
   if (hit) {
     byText!.delete(text);
     byText!.set(text, hit);
-    return hit;
   }
-  const root = parseWith(lang, text);
+  return hit;
+}
+
+/** Keeps `root`, the tree of `text` parsed elsewhere (e.g. off the main thread), and returns it. */
+export function keepTree(lang: LanguageInfo, text: string, root: SgRoot): SgRoot {
+  let byText = cache.get(lang.id);
+  if (byText?.has(text)) return cachedTree(lang, text)!;
   if (!byText) {
     byText = new Map();
     cache.set(lang.id, byText);

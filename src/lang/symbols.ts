@@ -80,3 +80,17 @@ export function findSymbol(lang: LanguageInfo, root: SgRoot, name: string): Symb
   }
   return weak;
 }
+
+/** Lookups made on each tree, so a name asked again of the same text is not searched again. */
+const found = new WeakMap<SgRoot, Map<string, SymbolMatch | null>>();
+
+/** findSymbol, remembered per tree and name. */
+export function findSymbolCached(lang: LanguageInfo, root: SgRoot, name: string): SymbolMatch | null {
+  let byName = found.get(root);
+  if (!byName) found.set(root, (byName = new Map()));
+  if (byName.has(name)) return byName.get(name)!;
+  const match = findSymbol(lang, root, name);
+  if (byName.size >= 64) byName.delete(byName.keys().next().value as string);
+  byName.set(name, match);
+  return match;
+}

@@ -7,54 +7,18 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorEnvelope, okEnvelope } from '../core/envelope.js';
 import { isErrorCode } from '../core/codes.js';
 import { HashlineError, toHashlineError, type ErrorCode } from '../core/errors.js';
 import { BATCH_LIMIT_PARAM } from '../tools/boundary-batch.js';
+import { ALL_TOOLS } from '../tools/registry.js';
 import { engineForCall, type Engine } from '../tools/engine.js';
 import { PROCESS_SESSION_ID, type CallContext, type ToolDefinition } from '../tools/tool.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { fitReply } from './reply-fit.js';
+import { listTools, type ToolListing } from './tool-listing.js';
 import { VERSION } from '../version.js';
-
-type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
-
-const ErrorShape = z.object({
-  code: z.string(),
-  message: z.string(),
-  retryable: z.boolean(),
-  details: z.record(z.string(), z.unknown()).optional(),
-  suggestedNextCall: z.string().optional(),
-});
-
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  delete out.$schema;
-  return out;
-}
-
-/** The output schema a client sees: hashline tools gain an optional `error`; boundary tools the envelope. */
-function outputSchemaFor(tool: ToolDefinition): JsonSchema {
-  const own = jsonSchema(tool.output, 'output');
-  const error = jsonSchema(ErrorShape, 'output');
-  if (tool.family === 'boundary') {
-    return {
-      type: 'object',
-      properties: { ok: { type: 'boolean' }, data: own, error },
-      required: ['ok'],
-      additionalProperties: false,
-    };
-  }
-  // A result is either the tool's own shape or a coded error: the tool's required fields apply
-  // unless `error` is there.
-  const { required, ...rest } = own;
-  return {
-    ...rest,
-    properties: { ...(own.properties ?? {}), error },
-    ...(required && required.length > 0 ? { anyOf: [{ required }, { required: ['error'] }] } : {}),
-  };
-}
 
 function errorPayload(e: HashlineError) {
   return {
@@ -147,15 +111,8 @@ export function createMcpServer(engine: EngineSource, tools: readonly ToolDefini
   const byName = new Map(tools.map((t) => [t.name, t]));
   // stdio has no session id: one per server, so the log tells this client's calls from another's
   const stdioId = `mcp-stdio:${randomUUID().slice(0, 8)}`;
-  const listed = tools.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: jsonSchema(t.input, 'input') as { type: 'object' },
-    outputSchema: outputSchemaFor(t) as { type: 'object' },
-    annotations: { title: t.title, ...t.annotations },
-  }));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+  let listed: ToolListing[] | undefined;
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (listed ??= listTools(tools, ALL_TOOLS)) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) {

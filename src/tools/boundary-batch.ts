@@ -3,7 +3,7 @@
 // with the family's wording (`<tool> requires between 1 and 50 files`); the JSON schema a client
 // sees states the bounds too.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_BATCH_FILES } from '../core/config.js';
 
 /** The params marker the MCP adapter turns into a `batch_limit` error. */

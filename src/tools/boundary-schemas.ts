@@ -1,7 +1,7 @@
 // Shapes shared by the boundary tools' schemas: a per-file error (reads report them per file and
 // go on), SHA-256 strings, and the chattr object.
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A per-file error of a read batch: the envelope's error shape. */
 export const FileError = z.object({

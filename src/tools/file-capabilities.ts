@@ -5,7 +5,7 @@
 // which history store keeps the versions (with its warning when it is not the one asked for).
 
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isWithin } from '../core/path-policy.js';
 import { effectiveMethods, intrinsicMethods } from '../core/capabilities.js';
 import { boundaryError } from '../core/envelope.js';

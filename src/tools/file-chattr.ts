@@ -4,7 +4,7 @@
 // checked again, and the change goes through that verified open handle (fchown, fchmod); a
 // failure part-way puts every attribute already changed back.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashlineError } from '../core/errors.js';
 import { commitBatch, type FileChange } from '../io/batch-commit.js';
 import { fileRecord } from './boundary-batch.js';

@@ -10,7 +10,7 @@
 // forced. Deleted text goes to the history (fs_rollback recreates the file); parent directories
 // the deletion leaves empty are removed.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashlineError } from '../core/errors.js';
 import { commitBatch, type FileChange } from '../io/batch-commit.js';
 import type { ResolvedPath } from '../io/path-guard.js';

@@ -1,6 +1,6 @@
 // file_hash: SHA-256 of up to 50 whole files, streamed, without returning their contents.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { boundaryError } from '../core/envelope.js';
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { sha256File } from '../io/sha256-file.js';

@@ -4,7 +4,7 @@
 // formatting or writing and returns a one-use receipt that commits exactly that candidate later.
 // The batch logic is in patch-batch.ts; the strategies in patch-strategy.ts.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { PATCH_STRATEGIES } from '../core/config-schema.js';
 import { SqlSelectionSchema } from '../core/sql-selection.js';
 import { fileRecord } from './boundary-batch.js';

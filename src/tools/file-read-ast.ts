@@ -4,7 +4,7 @@
 // so a symbol's `lines` can be passed back to a text read.
 
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FileFacts } from '../core/capabilities.js';
 import { DOCUMENT_RESULT_MAX_BYTES, DOCUMENT_SOURCE_MAX_BYTES, parseDocument } from '../core/documents.js';
 import { HashlineError } from '../core/errors.js';

@@ -5,7 +5,7 @@
 // SHA-256, size, requested and resolved mode, and the file's capabilities. Problems of one file are
 // reported in its entry; the others are still read. The batch's content stays within the reply limit.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { boundaryError } from '../core/envelope.js';
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { jsonEscapedBytes } from '../core/reply-budget.js';

@@ -6,7 +6,7 @@
 // (io/batch-steps.ts); missing destination parents are created and removed again on failure.
 // A failure part-way moves every file back. Not crash-atomic: see the README.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashlineError } from '../core/errors.js';
 import { commitBatch, type FileChange } from '../io/batch-commit.js';
 import { readAdmitted } from '../io/read-admission.js';

@@ -6,7 +6,7 @@
 // every file already written. Mode and owner of a replaced file are kept unless chattr says otherwise.
 
 import { Buffer } from 'node:buffer';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashlineError } from '../core/errors.js';
 import { hasLoneSurrogate } from '../core/text-codec.js';
 import { commitBatch, type FileChange } from '../io/batch-commit.js';

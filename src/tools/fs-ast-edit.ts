@@ -5,7 +5,7 @@
 // after the writes but never fails for its size: diffs that do not fit are left out, and results
 // beyond a listing budget are counted in a note instead of listed.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashlineError } from '../core/errors.js';
 import { capNote, diffOmitted, resultsNotListed } from '../core/messages/ast-edit.js';
 import { jsonEscapedBytes, ReplyBudget } from '../core/reply-budget.js';

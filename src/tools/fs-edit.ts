@@ -7,7 +7,7 @@
 // of one call share a reply budget: a diff that does not fit is left out with a note, the edit
 // stands (a change that landed is never answered as a failure).
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_BATCH_FILES } from '../core/config.js';
 import { materialize } from '../core/edit/apply.js';
 import type { Piece } from '../core/edit/ops.js';
@@ -20,13 +20,14 @@ import * as msg from '../core/messages/edit.js';
 import type { HistoryKind } from '../core/messages/edit.js';
 import { decideEdit } from '../core/merge/recover.js';
 import { formatHeader, isTag } from '../core/tag.js';
-import { docTag, docText, serializeDoc } from '../core/text-doc.js';
+import { docTag, serializeWithText } from '../core/text-doc.js';
 import { DIFF_CONTEXT_LINES } from '../core/unified-diff.js';
 import type { ResolvedPath } from '../io/path-guard.js';
 import { writeAtomic } from '../io/atomic-write.js';
 import { readAdmitted } from '../io/read-admission.js';
 import { loadTextFile, type LoadedFile } from '../io/text-file.js';
 import { resolveBlock } from '../lang/blocks.js';
+import { warmAfterWrite } from '../lang/warm-after-write.js';
 import type { Engine } from './engine.js';
 import { EditResultSchema, type EditResult } from './hashline-results.js';
 import { defineTool } from './tool.js';
@@ -178,7 +179,8 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
         history: historyKind(engine),
       });
       const next = materialize(loaded.doc, decision.pieces);
-      const after = docText(next);
+      // the new bytes and the new LF text, joined once
+      const { bytes, text: after, textBytes } = serializeWithText(next);
       const warnings = [...plan.warnings, ...decision.warnings];
       if (after === loaded.text) {
         return { path: display, file_hash: loaded.tag, header: formatHeader(display, loaded.tag), warnings: [...warnings, msg.noChanges(display)] };
@@ -191,7 +193,6 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
       }
       // the write waits on the disk (fsync, rename, fsync of the directory): the tag and the diff
       // are computed meanwhile, and recorded only once the write succeeded
-      const bytes = serializeDoc(next);
       const saved = writeAtomic(engine.guard, rp, bytes, { signal });
       saved.catch(() => undefined);
       const newTag = docTag(next, bytes);
@@ -209,9 +210,11 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
       const seen = seenAfterEdit(decision.pieces, liveVersion?.seen, shown);
       await saved;
       // (a text longer in UTF-16 units than the byte limit cannot be recorded: skip the scan)
-      if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, { tag: newTag, kind: 'made' }) !== null) {
+      if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, { tag: newTag, kind: 'made', bytes: textBytes }) !== null) {
         engine.history.markSeen(rp.real, after, seen);
       }
+      // the next structural read of this file finds the new text parsed (lang/warm-after-write.ts)
+      void warmAfterWrite(rp.real, display, after);
       const result: EditResult & { summary?: string } = { path: display, file_hash: newTag, header: formatHeader(display, newTag), warnings };
       if (firstChangedLine !== undefined) result.first_changed_line = firstChangedLine;
       if (shown) result.diff = diff;

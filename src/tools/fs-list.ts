@@ -4,7 +4,7 @@
 // refuses is listed.
 
 import { lstatSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashlineError } from '../core/errors.js';
 import { depthLimited, linkOutside, listCapped } from '../core/messages/nav.js';
 import { compileGlob } from '../core/path-glob.js';

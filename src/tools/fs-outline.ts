@@ -5,7 +5,7 @@
 // files of a walked directory are not.
 
 import { lstatSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { MAX_BATCH_FILES } from '../core/config.js';
 import { noOutline, outlineCapped } from '../core/messages/nav.js';

@@ -3,7 +3,7 @@
 // are `warnings` of that target's result. Every read records the file's snapshot and the lines it
 // showed; the whole batch shares one reply budget, so no reply outgrows the message limit.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { parseLineRange } from '../core/line-range.js';
 import { MAX_BATCH_FILES } from '../core/config.js';
@@ -20,7 +20,8 @@ import { parseCached } from '../lang/parse-cache.js';
 import { isAvailable, languageForPath } from '../lang/registry.js';
 import { noGrammarInstalled } from '../core/messages/lang.js';
 import { searchSymbol } from '../lang/symbol-search.js';
-import { findSymbol } from '../lang/symbols.js';
+import { findSymbolCached } from '../lang/symbols.js';
+import { noteStructuralRead } from '../lang/warm-after-write.js';
 import type { Engine } from './engine.js';
 import { ReadResultSchema, type ReadResult } from './hashline-results.js';
 import { defineTool } from './tool.js';
@@ -93,9 +94,10 @@ async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget
   const lang = languageForPath(rp.display) ?? languageForPath(rp.real);
   if (!lang) return [warningResult(rp.display, noGrammar(rp.display))];
   if (!isAvailable(lang)) return [warningResult(rp.display, noGrammarInstalled(rp.display, lang.id))];
+  noteStructuralRead(rp.real, name);
   const loaded = await loadForParse(engine.guard, rp, signal);
   const tree = parseCached(lang, loaded.text);
-  const match = tree ? findSymbol(lang, tree, name) : null;
+  const match = tree ? findSymbolCached(lang, tree, name) : null;
   if (!match) return [warningResult(rp.display, symbolNotFound(name, rp.display))];
   const src = textSource(loaded.text);
   const r = renderBlock(src, match, budget);
@@ -133,6 +135,7 @@ async function readFile(engine: Engine, rp: ResolvedPath, t: TargetArgs, budget:
     const lang = languageForPath(rp.display) ?? languageForPath(rp.real);
     if (!lang) return whole(blockNotResolved(t.line, rp.display));
     if (!isAvailable(lang)) return whole(noGrammarInstalled(rp.display, lang.id));
+    noteStructuralRead(rp.real);
     const loaded = await loadForParse(engine.guard, rp, signal);
     const tree = parseCached(lang, loaded.text);
     const span = tree ? resolveBlockInTree(tree.root(), loaded.text, t.line) : null;

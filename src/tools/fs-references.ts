@@ -5,7 +5,7 @@
 // saying which shown lines define, import, call or otherwise use the name.
 
 import { lstatSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashlineError } from '../core/errors.js';
 import { fileLimitReached, invalidName, referenceRoles, referencesCapped, referencesSummary } from '../core/messages/nav.js';
 import { noGrammar } from '../core/messages/read.js';

@@ -4,7 +4,7 @@
 // (LF and no BOM for a deleted file, which is recreated), under the file lock; records the replaced
 // disk text first so that `replaced_hash` undoes the restore.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashlineError, toHashlineError, type ErrorCode } from '../core/errors.js';
 import * as msg from '../core/messages/rollback.js';
 import { planRestore } from '../core/rollback/restore-plan.js';

@@ -8,7 +8,7 @@
 // history keeps) the search goes on counting only, so the totals are whole.
 
 import { lstatSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashlineError } from '../core/errors.js';
 import { matchesAny, matchLines } from '../core/line-matches.js';
 import { binarySkipped, fileLimitReached, largeSkipped, moreMatchesInFile, replyLimitReached, searchCapped, searchSummary } from '../core/messages/nav.js';

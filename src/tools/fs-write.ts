@@ -5,7 +5,7 @@
 // and their mode (+x added for a shebang). Parent directories are not created. The previous
 // content and the new content are both recorded in the history.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { generatedMarker, generatedRefusal } from '../core/generated.js';
 import { AUTO_STRIPPED, MADE_EXECUTABLE, emptyText, loneSurrogate, writeDenied, writeFailed } from '../core/messages/write.js';

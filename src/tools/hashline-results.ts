@@ -1,7 +1,7 @@
 // The result shapes of the hashline family (seed 000), as zod schemas shared by the tools that
 // return them. Field names are the seed's snake_case.
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const ReadResultSchema = z.object({
   path: z.string(),

@@ -4,7 +4,7 @@
 // travel twice, in the text block and structuredContent): a diff that does not fit is left out
 // and says so, the change itself stands.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ReceiptRecord } from '../core/receipt-book.js';
 import { jsonEscapedBytes, ReplyBudget } from '../core/reply-budget.js';
 import { rewriteDiff } from '../core/rewrite-diff.js';

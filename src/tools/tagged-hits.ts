@@ -3,7 +3,7 @@
 // the session history with those lines marked as seen, so fs_edit against that tag applies, merges
 // or is refused exactly as after an fs_read.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { hitWindows } from '../core/line-matches.js';
 import { assembleContent, renderRanges, type LineSource } from '../core/read-render.js';
 import type { ReplyBudget } from '../core/reply-budget.js';

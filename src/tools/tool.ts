@@ -3,7 +3,7 @@
 // MCP annotations, and a `run` that takes typed input and returns typed output.
 
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Family } from '../core/config.js';
 import type { Engine } from './engine.js';
 

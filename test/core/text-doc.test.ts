@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { decodeBytes, displayText, encodeText, hasEscapedBytes, hasLoneSurrogate } from '../../src/core/text-codec.js';
-import { docFromText, docTag, docText, parseDoc, parseDocAndText, serializeDoc, splitLines, textShape } from '../../src/core/text-doc.js';
+import { docFromText, docTag, docText, parseDoc, parseDocAndText, serializeDoc, serializeWithText, splitLines, textShape } from '../../src/core/text-doc.js';
 import { computeTag } from '../../src/core/tag.js';
 
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'binary'));
@@ -25,6 +25,26 @@ test('property: round trip of text-like bytes with BOM, CRLF, CR, LF and invalid
     }),
     { numRuns: 2000 },
   );
+});
+
+test('property: serializeWithText gives serializeDoc, docText and (when it says so) the text\'s own encoding', () => {
+  const piece = fc.constantFrom('a', 'é', '\r\n', '\n', '\n', '\r', ' ', '\xff', '\x99', '\xef\xbb\xbf', 'Ω', '\ud83d\ude00');
+  let withBytes = 0;
+  fc.assert(
+    fc.property(fc.boolean(), fc.array(piece, { maxLength: 60 }), (bom, parts) => {
+      const raw = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), ...parts.map((p) => Buffer.from(p, p.length === 1 && p.charCodeAt(0) > 0x7f && p.charCodeAt(0) < 0x100 ? 'latin1' : 'utf8'))]);
+      const doc = parseDoc(raw);
+      const out = serializeWithText(doc);
+      assert.deepEqual(Buffer.from(out.bytes), Buffer.from(serializeDoc(doc)));
+      assert.equal(out.text, docText(doc));
+      if (out.textBytes !== undefined) {
+        withBytes++;
+        assert.deepEqual(Buffer.from(out.textBytes), Buffer.from(encodeText(out.text)));
+      }
+    }),
+    { numRuns: 3000 },
+  );
+  assert.ok(withBytes > 100, `the LF-only case was met ${withBytes} times`);
 });
 
 test('BOM and line endings are detected', () => {

@@ -28,3 +28,24 @@ test('file_hash: streams a large file and matches crypto', async () => {
   assert.equal(out.structured.files[2]!.error?.code, 'not_found');
   await sb.cleanup();
 });
+
+test('file_hash: files hashed side by side come back in the order asked, each matching crypto, whole or streamed', async () => {
+  const files: Record<string, Buffer> = { 'empty.bin': Buffer.alloc(0), 'over.bin': Buffer.alloc(16 * 1024 * 1024 + 5, 3) };
+  for (let i = 0; i < 12; i++) files[`f${i}.bin`] = Buffer.alloc(1000 * i + 1, i);
+  const sb = await makeSandbox(files);
+  const engine = await engineFor(sb.root);
+  const asked = ['over.bin', ...Object.keys(files).filter((n) => n !== 'over.bin').reverse(), 'missing', 'f1.bin'];
+  let progress = 0;
+  const out = await fileHashTool.run(engine, { filePaths: asked }, { signal: new AbortController().signal, progress: () => void progress++ });
+  assert.deepEqual(out.structured.files.map((f) => f.filePath), asked);
+  for (const [i, name] of asked.entries()) {
+    const f = out.structured.files[i]!;
+    if (name === 'missing') assert.equal(f.error?.code, 'not_found');
+    else {
+      assert.equal(f.sha256, createHash('sha256').update(files[name]!).digest('hex'), name);
+      assert.equal(f.size, files[name]!.length);
+    }
+  }
+  assert.equal(progress, asked.length);
+  await sb.cleanup();
+});

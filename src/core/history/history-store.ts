@@ -46,6 +46,8 @@ export type RecordKind = 'seen' | 'made';
 export interface RecordOptions {
   /** computeTag(text), when the caller has it. */
   readonly tag?: string | undefined;
+  /** encodeText(text), when the caller has it (a store that keeps bytes need not encode again). */
+  readonly bytes?: Uint8Array | undefined;
   readonly origin?: HistoryOrigin | undefined;
   readonly kind?: RecordKind;
 }

@@ -305,7 +305,7 @@ export class DurableHistory implements HistoryStore {
       return found.tag;
     }
     const tag = found?.tag ?? options.tag ?? computeTag(text);
-    const data = encodeText(text);
+    const data = options.bytes ?? encodeText(text);
     const sha256 = found?.sha256 ?? sha256Hex(data);
     this.rememberText(sha256, text);
     const fields: RecordFields = { path, sha256, tag, kind: 'text', data, op: kind, origin: options.origin, time: Date.now(), limits: this.limits, touch };

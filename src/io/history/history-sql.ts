@@ -163,7 +163,9 @@ export function* recordVersion(rootId: number, r: RecordFields): Op<{ added: boo
   yield q('INSERT INTO blobs (sha256, kind, size, data) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING', r.sha256, r.kind, r.data.length, r.data);
   let added = false;
   if (r.tag !== null) {
-    const window = yield* loadWindow(rootId, r.path, r.limits);
+    // a text never kept for this path is not in its window: the window is read only when it might be
+    const known = yield q('SELECT 1 AS k FROM heads WHERE root_id = ? AND path = ? AND sha256 = ?', rootId, r.path, r.sha256);
+    const window = known.length === 0 ? [] : yield* loadWindow(rootId, r.path, r.limits);
     if (!window.some((h) => h.sha256 === r.sha256)) {
       const seq = yield* nextSeq(rootId);
       yield q(

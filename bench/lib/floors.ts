@@ -1,0 +1,131 @@
+// Floors measured in the bench process beside a pair: one durable replace of a file (temporary
+// file, write, fsync, rename, fsync of the directory), one history commit (one SQLite transaction
+// storing a blob of the same size, with the store's pragmas: WAL, synchronous=NORMAL), and the
+// replay of recorded replies by a bare SDK server (replay-server.mjs).
+
+import { closeSync, fsync, fsyncSync, mkdirSync, open, openSync, rename, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { connectStdio, okText, type McpSide } from './mcp.js';
+
+/** Replaces `file` by `bytes` as an atomic durable writer does; returns the ms it took. */
+export function durableReplaceMs(file: string, bytes: Uint8Array): number {
+  const t = performance.now();
+  const tmp = `${file}.floor-tmp`;
+  const fd = openSync(tmp, 'wx', 0o644);
+  writeSync(fd, bytes);
+  fsyncSync(fd);
+  closeSync(fd);
+  renameSync(tmp, file);
+  const d = openSync(path.dirname(file), 'r');
+  fsyncSync(d);
+  closeSync(d);
+  return performance.now() - t;
+}
+
+interface Db {
+  pragma(s: string): unknown;
+  exec(s: string): void;
+  prepare(s: string): { run(...a: unknown[]): unknown };
+  transaction(fn: () => void): { immediate(): void };
+  close(): void;
+}
+
+/** One SQLite store in WAL mode with synchronous=NORMAL, as the history store opens it. */
+export class HistoryCommitFloor {
+  private readonly db: Db;
+  private n = 0;
+  constructor(work: string) {
+    mkdirSync(work, { recursive: true });
+    const Database = createRequire(import.meta.url)('better-sqlite3') as new (f: string) => Db;
+    this.db = new Database(path.join(work, 'floor-history.sqlite'));
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.exec('CREATE TABLE IF NOT EXISTS blobs (sha TEXT PRIMARY KEY, data BLOB NOT NULL)');
+    this.db.exec('CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY AUTOINCREMENT, sha TEXT NOT NULL, time INTEGER NOT NULL)');
+    this.db.exec('DELETE FROM blobs; DELETE FROM log');
+  }
+
+  /** ms of one transaction storing `bytes` as a new blob and one log row. */
+  commitMs(bytes: Uint8Array): number {
+    const key = `floor-${process.pid}-${this.n++}`;
+    const blob = this.db.prepare('INSERT INTO blobs (sha, data) VALUES (?, ?)');
+    const log = this.db.prepare('INSERT INTO log (sha, time) VALUES (?, ?)');
+    const t = performance.now();
+    this.db.transaction(() => {
+      blob.run(key, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      log.run(key, Date.now());
+    }).immediate();
+    return performance.now() - t;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/** A bare SDK server replaying `replies` (recorded CallToolResults), one per index. */
+export interface Replay {
+  /** ms of one call replaying reply `i`. */
+  callMs(i?: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function startReplay(repo: string, work: string, name: string, replies: readonly CallToolResult[]): Promise<Replay> {
+  mkdirSync(work, { recursive: true });
+  const files = replies.map((r, i) => {
+    const f = path.join(work, `${name}-reply-${i}.json`);
+    writeFileSync(f, JSON.stringify(r));
+    return f;
+  });
+  const side: McpSide = await connectStdio(process.execPath, [fileURLToPath(new URL('./replay-server.mjs', import.meta.url)), ...files], repo);
+  return {
+    async callMs(i = 0) {
+      const t = performance.now();
+      okText(await side.call('replay', { i }));
+      return performance.now() - t;
+    },
+    close: () => side.close(),
+  };
+}
+
+const fsyncP = (fd: number) => new Promise<void>((res, rej) => fsync(fd, (e) => (e ? rej(e) : res())));
+const createP = (file: string) => new Promise<number>((res, rej) => open(file, 'wx', 0o644, (e, fd) => (e ? rej(e) : res(fd))));
+const renameP = (from: string, to: string) => new Promise<void>((res, rej) => rename(from, to, (e) => (e ? rej(e) : res())));
+
+async function each<T>(items: readonly T[], fn: (item: T) => Promise<void>, width = 32): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  }));
+}
+
+/**
+ * The floor of writing many files durably: ms to create the missing directories, then write each
+ * file as a temporary file, flush them concurrently, rename them, and flush each directory once
+ * (what an extraction or a rewrite that must survive a crash cannot do with less).
+ */
+export async function durableTreeWriteMs(items: ReadonlyArray<{ target: string; data: Uint8Array }>): Promise<number> {
+  const work = items.map((it) => ({ ...it, temp: `${it.target}.floor-tmp`, fd: -1 }));
+  const dirs = [...new Set(items.map((it) => path.dirname(it.target)))];
+  const start = performance.now();
+  for (const d of dirs) mkdirSync(d, { recursive: true });
+  await each(work, async (it) => {
+    it.fd = await createP(it.temp);
+    writeSync(it.fd, it.data);
+  });
+  await each(work, async (it) => {
+    await fsyncP(it.fd);
+    closeSync(it.fd);
+  });
+  await each(work, (it) => renameP(it.temp, it.target));
+  await each(dirs, async (dir) => {
+    const fd = openSync(dir, 'r');
+    await fsyncP(fd);
+    closeSync(fd);
+  });
+  return performance.now() - start;
+}

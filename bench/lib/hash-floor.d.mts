@@ -1,0 +1,1 @@
+export function startHashFloor(): Promise<{ passMs(files: string[]): Promise<number>; close(): Promise<unknown> }>;
