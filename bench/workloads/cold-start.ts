@@ -128,7 +128,7 @@ export const coldStart: Workload = {
             anchor: median(s.b),
             samples: { hashline: s.a, anchor: s.b },
             floor: { name: FLOOR, value: median(s.f), samples: s.f },
-            note: `${count} tools listed (the reference lists its own ${'14'}); the floor is ${(median(s.f) / median(s.b)).toFixed(2)}x of the reference`,
+            note: `${count} tools listed; the floor is ${(median(s.f) / median(s.b)).toFixed(2)}x of the reference`,
           }),
         );
         if (row === base) {

@@ -2,15 +2,14 @@
 // peak RSS (goal ≤ 100 MiB: memory stays flat whatever the size), and its time beside
 // `openssl dgst -sha256` of the same file (the result carries the whole-file SHA-256, so hashing
 // the whole file plus one scan for line starts is the floor of this read). Floors: for the time, the
-// same file hashed by node:crypto from a plain read stream in the bench process (nothing checked,
+// same file read through one reused buffer and hashed by node:crypto in the bench process (nothing checked,
 // no line scan); for the memory, the server's RSS before the reads (what the reads add is the rest).
 
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { bigFile } from '../lib/fixtures.js';
+import { hashFileSync } from '../lib/hash-floor.mjs';
 import { connectHashline } from '../lib/mcp.js';
 import { rssOf } from '../lib/ports.js';
 import { median, timeMs } from '../lib/stats.js';
@@ -18,12 +17,6 @@ import { failed, finish, notBuilt, type Row, type Workload } from '../lib/types.
 
 const run = promisify(execFile);
 
-/** SHA-256 of a file from a plain read stream (the floor of a read that carries the whole file's hash). */
-async function hashStream(file: string): Promise<void> {
-  const h = createHash('sha256');
-  for await (const chunk of createReadStream(file, { highWaterMark: 2 * 1024 * 1024 })) h.update(chunk as Buffer);
-  h.digest('hex');
-}
 const MiB = 1024 * 1024;
 
 export const fileReadWindow: Workload = {
@@ -66,7 +59,7 @@ export const fileReadWindow: Workload = {
       for (let i = 0; i < Math.max(3, ctx.opts.heavyReps); i++) {
         ours.push(await timeMs(read));
         if (openssl) theirs.push(await timeMs(() => run(openssl, ['dgst', '-sha256', file])));
-        floor.push(await timeMs(() => hashStream(file)));
+        floor.push(await timeMs(async () => hashFileSync(file)));
       }
       const mem = await rssOf(pid);
       return [
@@ -78,7 +71,7 @@ export const fileReadWindow: Workload = {
               hashline: median(ours),
               anchor: median(theirs),
               samples: { hashline: ours, anchor: theirs },
-              floor: { name: 'node:crypto SHA-256 of the file from a plain read stream, in the bench process', value: median(floor), samples: floor },
+              floor: { name: 'node:crypto SHA-256 of the file read through one reused buffer, in the bench process', value: median(floor), samples: floor },
             })
           : { ...time, status: 'anchor missing' },
       ];
