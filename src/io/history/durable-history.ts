@@ -22,26 +22,14 @@ import { recordableText } from '../../core/history/snapshot-store.js';
 import { computeTag } from '../../core/tag.js';
 import { decodeBytes, encodeText } from '../../core/text-codec.js';
 import {
-  addSeen, anchorVersion, ensureRoot, loadBlobs, loadRankedWindow, logDeletion, recordVersion, renamePath, touchOp, type Dialect, type HeadRow, type Op,
+  addSeen, anchorVersion, ensureRoot, loadBlobs, loadRankedWindow, logDeletion, recordVersion, renamePath, touchOp, type HeadRow, type Op,
   type RecordFields,
 } from './history-sql.js';
 import { makeQuery } from './history-query-api.js';
 import type { Retention } from './history-queries.js';
+import type { Runner } from './runner.js';
 
-/** Runs operations against one database. */
-export interface Runner {
-  readonly dialect: Dialect;
-  /** Where the store is, for messages (never a password). */
-  readonly location: string;
-  /** Synchronous runner: runs the operation in one transaction and returns its result. */
-  runSync?<T>(op: () => Op<T>, write: boolean): T;
-  /** Synchronous runner: a number that changes when another connection commits. */
-  stamp?(): number;
-  run<T>(op: () => Op<T>, write: boolean): Promise<T>;
-  /** Bytes of the store's files, when it has files. */
-  fileBytes?(): number;
-  close(): Promise<void>;
-}
+export type { Runner } from './runner.js';
 
 interface StoredVersion extends Version {
   readonly sha256: string;

@@ -6,7 +6,7 @@
 
 import type { Pool, PoolClient } from 'pg';
 import { checkSchema, schemaStatements, type Op, type Query, type Row } from './history-sql.js';
-import type { Runner } from './durable-history.js';
+import type { Runner } from './runner.js';
 
 const RETRY_CODES = new Set(['40001', '40P01']);
 const SCHEMA_LOCK = 0x6861_7368; // "hash"

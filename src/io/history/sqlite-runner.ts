@@ -9,7 +9,7 @@ import { closeSync, existsSync, fchmodSync, fstatSync, mkdirSync, openSync, rena
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { checkSchema, schemaStatements, type Op, type Query, type Row } from './history-sql.js';
-import type { Runner } from './durable-history.js';
+import type { Runner } from './runner.js';
 
 const nodeRequire = createRequire(import.meta.url);
 
