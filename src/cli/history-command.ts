@@ -3,6 +3,7 @@
 // prints the content of one version of PATH. Paths go through the guard: a file the read policy
 // refuses is listed without content and `--show` refuses it. Exit 0 ok, 1 refused, 2 usage.
 
+import type { ErrorCode } from '../core/codes.js';
 import { toHashlineError } from '../core/errors.js';
 import type { LogEntry } from '../core/history/history-store.js';
 import { displayPath } from '../core/path-policy.js';
@@ -17,8 +18,10 @@ const HISTORY_FLAGS = {
   show: { type: 'string' },
 } as const;
 
-function refuse(message: string): void {
-  process.stderr.write(`hashline: ${message}\n`);
+/** A refusal with its code: `[code] message` on stderr, or `{ error: { code, message } }` with --json; exit 1. */
+function refuse(code: ErrorCode, message: string, asJson: boolean): void {
+  if (asJson) process.stdout.write(`${JSON.stringify({ error: { code, message } }, null, 2)}\n`);
+  else process.stderr.write(`hashline: [${code}] ${message}\n`);
   process.exitCode = 1;
 }
 
@@ -64,7 +67,7 @@ export async function historyCommand(argv: string[]): Promise<void> {
     const query = engine.history.query;
     if (query === undefined) {
       const s = engine.history.status();
-      return refuse(`no durable history to list (${s.warning ?? `--history ${s.backend}`})`);
+      return refuse('history_unavailable', `no durable history to list (${s.warning ?? `--history ${s.backend}`})`, json);
     }
     const input = positionals[0];
     if (input === undefined) {
@@ -77,13 +80,14 @@ export async function historyCommand(argv: string[]): Promise<void> {
     try {
       listed = await resolveListed(engine, input);
     } catch (e) {
-      return refuse(toHashlineError(e).message);
+      const err = toHashlineError(e);
+      return refuse(err.code, err.message, json);
     }
     const { rp, readable } = listed;
     if (show !== undefined) {
-      if (!readable) return refuse(`\`${rp.display}\` is refused by the read policy: its content is not shown`);
+      if (!readable) return refuse('path_blocked', `\`${rp.display}\` is refused by the read policy: its content is not shown`, json);
       const found = await query.content(show);
-      if (found === undefined || found.entry.path !== rp.real) return refuse(`no stored content with id ${show} for \`${rp.display}\``);
+      if (found === undefined || found.entry.path !== rp.real) return refuse('version_not_found', `no stored content with id ${show} for \`${rp.display}\``, json);
       process.stdout.write(found.bytes);
       return;
     }

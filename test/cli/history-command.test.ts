@@ -52,7 +52,9 @@ test('lists the versions of a file, newest first, and prints one with --show', (
   assert.equal(shown.out, 'one\ntwo\n');
   // an id of another file is not a version of this one
   const other = JSON.parse(cli('secret.txt', '--json').out) as { versions: Array<{ id: number }> };
-  assert.equal(cli('a.txt', '--show', String(other.versions[0]!.id)).code, 1);
+  const foreign = cli('a.txt', '--show', String(other.versions[0]!.id));
+  assert.equal(foreign.code, 1);
+  assert.match(foreign.err, /^hashline: \[version_not_found\] /);
 });
 
 test('without PATH: the root\'s recent changes', () => {
@@ -74,12 +76,18 @@ test('a read-blocked file is listed without content, and --show refuses it', () 
   assert.equal(shown.code, 1);
   assert.equal(shown.out, '');
   assert.ok(!shown.err.includes('hunter2'));
-  assert.match(shown.err, /refused by the read policy/);
+  assert.match(shown.err, /\[path_blocked\] .*refused by the read policy/);
 });
 
 test('exit codes: 1 for a refused path or a history that is not durable, 2 for bad usage', () => {
   assert.equal(cli('../outside/secret.txt').code, 1);
-  assert.equal(cli('a.txt', '--history', 'memory').code, 1);
+  const memory = cli('a.txt', '--history', 'memory');
+  assert.equal(memory.code, 1);
+  assert.match(memory.err, /^hashline: \[history_unavailable\] no durable history/);
+  const memoryJson = cli('a.txt', '--history', 'memory', '--json');
+  assert.equal(memoryJson.code, 1);
+  assert.equal((JSON.parse(memoryJson.out) as { error: { code: string } }).error.code, 'history_unavailable');
+  assert.match(cli('../outside/secret.txt').err, /^hashline: \[path_outside_root\] /);
   assert.equal(cli('a.txt', '--limit', 'x').code, 2);
   assert.equal(cli('a.txt', '--bogus').code, 2);
   assert.equal(cli('a.txt', 'b.txt').code, 2);
