@@ -6,7 +6,7 @@
 // second, small entry beside the CLI (hashline-sql-worker.mjs), so the worker thread loads nothing else.
 // --no-ajv swaps the SDK's ajv-backed JSON Schema validator for a stub (the server only uses it to
 // check elicitation answers, which hashline never asks for), to measure what ajv's load costs.
-// The web console's static files (src/http/console/assets/: HTML, one JS module, CSS) are copied as
+// The web console's static files (src/http/console/assets/: HTML, ES modules, CSS) are copied as
 // they are into dist/http/console/assets/, where dist/ modules find them beside themselves and the
 // bundled bin/ finds them through ../dist/.
 // Usage: node scripts/bundle-cli.mjs [--out FILE] [--entry FILE] [--no-ajv]   (FILE must sit one level under a

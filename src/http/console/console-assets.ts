@@ -1,4 +1,4 @@
-// The console's static files (console.html, console.js, console.css), shipped as they are: no build
+// The console's static files (console.html, its three script modules, console.css), shipped as they are: no build
 // step, no CDN. They live in src/http/console/assets/ and are copied to dist/http/console/assets/
 // by the build; the bundled CLI (bin/) finds them in ../dist/. Read once, then served from memory.
 
@@ -17,7 +17,7 @@ const TYPES: Record<string, string> = {
   svg: 'image/svg+xml',
 };
 
-export const ASSET_NAMES = ['console.html', 'console.js', 'console.css', 'icon.svg'] as const;
+export const ASSET_NAMES = ['console.html', 'console.js', 'console-dom.js', 'console-diff.js', 'console.css', 'icon.svg'] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
 
 /** Where the assets are: beside this module (sources, dist/), or dist/ beside the bundled bin/. */

@@ -1,36 +1,14 @@
 // The hashline console's page script: a live activity feed (server-sent events), per-file timelines
 // with unified and side-by-side diffs, rollback buttons and the guard view. Plain ES module, no
 // build step. Everything is drawn with DOM text nodes (never innerHTML): paths and file content are
-// data from agents, not markup.
+// data from agents, not markup. Its parts: console-dom.js (elements, times), console-diff.js (the
+// diff tables).
+
+import { el, stackedTime, timeCell } from './console-dom.js';
+import { splitTable, unifiedTable } from './console-diff.js';
 
 const $ = (id) => document.getElementById(id);
 const state = { csrf: '', filters: {}, oldest: null, source: null, file: null, fileOldest: null, layout: 'unified', diffId: null, drawing: 0 };
-
-/** Makes an element; string children become text nodes. */
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === 'class') node.className = v;
-    else if (k === 'text') node.textContent = v;
-    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(typeof c === 'string' ? document.createTextNode(c) : c);
-  return node;
-}
-
-const pad = (n) => String(n).padStart(2, '0');
-function when(ms) {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
-const timeCell = (ms) => el('td', { class: 'when' }, el('time', { datetime: new Date(ms).toISOString(), text: when(ms) }));
-/** Time over date, for narrow columns. */
-const stackedTime = (ms) => {
-  const [day, clock] = when(ms).split(' ');
-  return el('span', { class: 'when' }, el('time', { datetime: new Date(ms).toISOString() }, clock, el('span', { class: 'sub' }, day)));
-};
 
 function notice(text) {
   const n = $('notice');
@@ -211,42 +189,6 @@ function drawDiff(d) {
   if (d.diff.hunks.length === 0) return target.replaceChildren(head, el('p', { class: 'muted' }, 'No change in the text.'));
   const counts = el('p', {}, el('span', { class: 'add' }, `+${d.diff.added}`), ' ', el('span', { class: 'del' }, `−${d.diff.removed}`), d.diff.truncated ? ' (long diff: the rest is left out)' : '');
   target.replaceChildren(head, counts, state.layout === 'split' ? splitTable(d.diff.hunks) : unifiedTable(d.diff.hunks));
-}
-
-const MARK = { ' ': ' ', '-': '−', '+': '+' };
-const CLASS = { ' ': 'ctx', '-': 'del', '+': 'add' };
-const hunkHeader = (h, span) => el('tr', { class: 'hunk' }, el('th', { colspan: span, scope: 'colgroup' }, `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`));
-
-function unifiedTable(hunks) {
-  const body = el('tbody');
-  for (const h of hunks) {
-    body.append(hunkHeader(h, 4));
-    for (const l of h.lines) body.append(el('tr', { class: CLASS[l.kind] }, el('td', { class: 'num' }, l.old ?? ''), el('td', { class: 'num' }, l.new ?? ''), el('td', { class: 'mark' }, MARK[l.kind]), el('td', { class: 'code' }, l.text)));
-  }
-  return el('table', { class: 'diff unified' }, el('caption', { class: 'sr-only' }, 'Unified diff'), el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Old'), el('th', { scope: 'col' }, 'New'), el('th', { scope: 'col' }, el('span', { class: 'sr-only' }, 'Change')), el('th', { scope: 'col' }, 'Line'))), body);
-}
-
-function splitTable(hunks) {
-  const body = el('tbody');
-  const side = (l, kind) => (l ? [el('td', { class: `num ${kind}` }, String(kind === 'del' || l.kind === ' ' ? l.old ?? '' : l.new ?? '')), el('td', { class: `code ${l.kind === ' ' ? 'ctx' : kind}` }, l.text)] : [el('td', { class: 'num empty' }), el('td', { class: 'code empty' })]);
-  for (const h of hunks) {
-    body.append(hunkHeader(h, 4));
-    let i = 0;
-    while (i < h.lines.length) {
-      const l = h.lines[i];
-      if (l.kind === ' ') {
-        body.append(el('tr', {}, el('td', { class: 'num' }, String(l.old)), el('td', { class: 'code ctx' }, l.text), el('td', { class: 'num' }, String(l.new)), el('td', { class: 'code ctx' }, l.text)));
-        i++;
-        continue;
-      }
-      const dels = [];
-      const adds = [];
-      while (i < h.lines.length && h.lines[i].kind === '-') dels.push(h.lines[i++]);
-      while (i < h.lines.length && h.lines[i].kind === '+') adds.push(h.lines[i++]);
-      for (let k = 0; k < Math.max(dels.length, adds.length); k++) body.append(el('tr', {}, ...side(dels[k], 'del'), ...side(adds[k], 'add')));
-    }
-  }
-  return el('table', { class: 'diff split' }, el('caption', { class: 'sr-only' }, 'Side-by-side diff: old on the left, new on the right'), el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'), el('th', { scope: 'col' }, 'Before'), el('th', { scope: 'col' }, '#'), el('th', { scope: 'col' }, 'After'))), body);
 }
 
 async function restore(e) {
