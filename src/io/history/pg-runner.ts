@@ -2,7 +2,10 @@
 // audit trail, each under its own root name. Same schema and queries as SQLite (history-sql.ts):
 // `?` placeholders become `$n`, a query marked forUpdate locks its rows, and a transaction that
 // loses a serialization race or a deadlock is run again. The schema is made under an advisory lock
-// so that servers starting together do not race on CREATE TABLE.
+// so that servers starting together do not race on CREATE TABLE. Every write transaction first takes
+// one transaction-level advisory lock, so writes commit one at a time and in the order of the ids
+// they take: the console's feed follows the log by id (`after`), and with concurrent writers a
+// lower id committed after a higher one would otherwise be skipped. Writes are a few short queries.
 
 import type { Pool, PoolClient } from 'pg';
 import { checkSchema, schemaStatements, type Op, type Query, type Row } from './history-sql.js';
@@ -10,6 +13,8 @@ import type { Runner } from './runner.js';
 
 const RETRY_CODES = new Set(['40001', '40P01']);
 const SCHEMA_LOCK = 0x6861_7368; // "hash"
+/** Held by every write transaction until it ends: ids commit in id order. */
+export const LOG_ORDER_LOCK = 0x6c6f_6721; // "log!"
 
 /** `?` → `$1, $2 ...` (the queries hold no `?` inside strings). */
 function numbered(sql: string): string {
@@ -98,6 +103,7 @@ export class PgRunner implements Runner {
         return await this.withClient(async (c) => {
           await c.query(write ? 'BEGIN' : 'BEGIN READ ONLY');
           try {
+            if (write) await c.query('SELECT pg_advisory_xact_lock($1)', [LOG_ORDER_LOCK]);
             const out = await this.execIn(c, op);
             await c.query('COMMIT');
             return out;

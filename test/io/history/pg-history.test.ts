@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { mergeConfig } from '../../../src/core/config.js';
 import { computeTag } from '../../../src/core/tag.js';
+import { LOG_ORDER_LOCK } from '../../../src/io/history/pg-runner.js';
 import { runTool } from '../../../src/mcp/server.js';
 import { createEngine, type Engine } from '../../../src/tools/engine.js';
 import { fsEditTool } from '../../../src/tools/fs-edit.js';
@@ -133,4 +134,41 @@ test('retention runs the same SQL on PostgreSQL', { skip }, async () => {
   assert.deepEqual(e.history.versions(real).map((v) => v.text), ['a3\n', 'a4\n']);
   assert.equal(await e.history.query!.maintain(Date.now() + 3 * 86_400_000), 2);
   assert.deepEqual((await e.history.query!.stats()).blobs, 0);
+});
+
+test('writes commit in id order: a write waits for the log-order lock another transaction holds', { skip }, async () => {
+  const url = pg!.createDb(`h${++dbCount}`);
+  const sb = await sandbox({});
+  const e = await engineOn(sb.root, url);
+  const real = path.join(e.guard.realRoot, 'a.txt');
+  e.history.record(real, 'a0\n', { kind: 'made' });
+  await e.history.flush(); // schema and root made
+  const pgModule = (await import('pg')).default;
+  const holder = new pgModule.Client({ connectionString: url });
+  const observer = new pgModule.Client({ connectionString: url });
+  await Promise.all([holder.connect(), observer.connect()]);
+  try {
+    // another writer's transaction, holding the lock between taking an id and committing
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_advisory_xact_lock($1)', [LOG_ORDER_LOCK]);
+    e.history.record(real, 'a1\n', { kind: 'made' });
+    const written = e.history.flush();
+    // the engine's write transaction waits for that lock (seen as a lock request not granted)
+    let waiting = 0;
+    for (let i = 0; i < 600 && waiting === 0; i++) {
+      const r = await observer.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = $1", [LOG_ORDER_LOCK]);
+      waiting = r.rows[0].n as number;
+      if (waiting === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(waiting, 1, 'the write did not wait for the log-order lock');
+    const before = await observer.query('SELECT count(*)::int AS n FROM versions');
+    assert.equal(before.rows[0].n, 1);
+    await holder.query('COMMIT');
+    await written;
+    const feed = await e.history.query!.feed();
+    assert.equal(feed.length, 2);
+  } finally {
+    await holder.end();
+    await observer.end();
+  }
 });
