@@ -122,6 +122,7 @@ function changedSpan(pieces: readonly Piece[], oldCount: number): string {
   let added = 0;
   let kept = 0;
   let prev = -1;
+  let afterAdded = false;
   const mark = (k: number) => {
     if (first < 0) first = k;
     last = k;
@@ -130,11 +131,14 @@ function changedSpan(pieces: readonly Piece[], oldCount: number): string {
     if (!('src' in p)) {
       added++;
       mark(k);
+      afterAdded = true;
       return;
     }
     kept++;
-    if (p.src !== prev + 1) mark(k); // lines were deleted just before this one
+    // lines were deleted just before this one: it marks where, unless new lines took their place
+    if (p.src !== prev + 1 && !afterAdded) mark(k);
     prev = p.src;
+    afterAdded = false;
   });
   if (prev !== oldCount - 1) mark(Math.max(0, pieces.length - 1)); // deleted at the end
   return msg.compactSpan(Math.max(1, first + 1), Math.max(1, last + 1), added, oldCount - kept);

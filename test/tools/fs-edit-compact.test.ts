@@ -81,3 +81,23 @@ test('the default reply keeps the diff, and an unknown reply mode is refused by 
   assert.match(out.structured.results![0]!.diff ?? '', /-six/);
   assert.throws(() => fsEditTool.input.parse({ targets: [{ path: 'a.txt', file_hash: tag, ops: 'delete 1' }], reply: 'tiny' }));
 });
+
+test('compact: the changed lines of the new file, per kind of edit', async () => {
+  const cases: Array<[string, string]> = [
+    ['replace 3:\n+THREE', 'changed line 3 (+1 -1)'],
+    ['replace 2..4:\n+X', 'changed line 2 (+1 -3)'],
+    ['insert after 2:\n+2.5', 'changed line 3 (+1 -0)'],
+    // a deletion names the line that now follows it, or the one before it at the end of the file
+    ['delete 3', 'changed line 3 (+0 -1)'],
+    ['delete 6', 'changed line 5 (+0 -1)'],
+    ['insert head:\n+zero', 'changed line 1 (+1 -0)'],
+    ['replace 1:\n+ONE\nreplace 6:\n+SIX', 'changed lines 1-6 (+2 -2)'],
+  ];
+  for (const [ops, want] of cases) {
+    const { sb, engine } = await setup({ 'a.txt': TEXT });
+    const tag = read(engine, path.join(sb.root, 'a.txt'), TEXT);
+    const out = await fsEditTool.run(engine, fsEditTool.input.parse({ targets: [{ path: 'a.txt', file_hash: tag, ops }], reply: 'compact' }), callContext());
+    const after = await fsp.readFile(path.join(sb.root, 'a.txt'), 'utf8');
+    assert.equal(out.text, `#${computeTag(after)} ${want}`, ops);
+  }
+});
