@@ -79,7 +79,8 @@ export function goals(counts: Map<string, Map<string, Counts>>, kinds: readonly 
   const x = (v: number) => `${v.toFixed(3)}×`;
   const withFloor = (v: number, f: number | undefined) => (f === undefined ? x(v) : `${x(v)} (floor ${x(f)})`);
   const goalSpread = (s: { median: number; p90: number; floor?: { median: number; p90: number } }, max: number) => {
-    const below = s.floor && (s.floor.median > max || s.floor.p90 > max) ? `; the floor is above ${max}× here, so no line-addressed tool can meet this on this corpus` : '';
+    const over = s.floor ? (['median', 'p90'] as const).filter((k) => s.floor![k] > max) : [];
+    const below = over.length > 0 ? `; the ${over.join(' and ')} floor is above ${max}×: no line-addressed tool can meet this on this corpus` : '';
     return `median ${withFloor(s.median, s.floor?.median)}, p90 ${withFloor(s.p90, s.floor?.p90)}${below}`;
   };
   for (const c of costs) {
