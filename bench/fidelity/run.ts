@@ -23,7 +23,7 @@ import { Rng } from './rng.js';
 import { QUOTE_SCENARIOS } from './quote-scenarios.js';
 import { prepareEdits, runAll } from './runner.js';
 import { SCENARIOS } from './scenarios.js';
-import { costSummaries, taskTokens, type TaskTokens } from './tokens.js';
+import { costSummaries, taskFloor, taskTokens, type TaskTokens } from './tokens.js';
 
 const BENCH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = path.resolve(BENCH, '..');
@@ -84,7 +84,8 @@ async function main(): Promise<void> {
       const t = taskTokens(r);
       if (t) byKind.set(r.kind, [...(byKind.get(r.kind) ?? []), t]);
     }
-    const costs = costSummaries(byKind, 'reference');
+    const floors = new Map(prepared.map((p) => [p.index, taskFloor(p.target, p.edit)]));
+    const costs = costSummaries(byKind, 'reference', { floors });
     const counts = countOutcomes(results);
     const cascade = cascadeCounts(results, kinds);
     const count = (f: (p: (typeof prepared)[number]) => string) => prepared.reduce<Record<string, number>>((m, p) => ({ ...m, [f(p)]: (m[f(p)] ?? 0) + 1 }), {});

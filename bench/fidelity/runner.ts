@@ -79,8 +79,11 @@ class Sessions {
   private second: AgentSession | undefined;
   constructor(
     readonly kind: AgentKind,
-    private readonly root: string,
-  ) {}
+    /** This kind's own root (a folder of the run's root named by the kind). */
+    readonly root: string,
+  ) {
+    mkdirSync(root, { recursive: true });
+  }
   async agent(): Promise<Agent> {
     this.main ??= await this.kind.connect(this.root);
     return this.main.agent;
@@ -105,12 +108,13 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-async function runCase(s: Sessions, scenario: Scenario, c: Case, p: PreparedEdit, root: string, keep: boolean): Promise<TaskResult> {
-  const dir = path.join(root, s.kind.id, scenario.id);
+async function runCase(s: Sessions, scenario: Scenario, c: Case, p: PreparedEdit, keep: boolean): Promise<TaskResult> {
+  // each agent kind has a root of its own, so every tool is handed the same relative path
+  const dir = path.join(s.root, scenario.id);
   mkdirSync(dir, { recursive: true });
   const name = `${p.index}-${path.basename(p.target.file.source)}`;
   const abs = path.join(dir, name);
-  const rel = `${s.kind.id}/${scenario.id}/${name}`;
+  const rel = `${scenario.id}/${name}`;
   const base = { kind: s.kind.id, scenario: scenario.id, index: p.index, lang: p.target.file.lang, lines: p.target.file.lines.length, editKind: p.edit.kind };
   const done = (judged: Judged, extra: Partial<TaskResult> = {}): TaskResult => ({ ...base, judged, ...extra });
   writeFileSync(abs, encodeDoc(c.initial));
@@ -173,7 +177,7 @@ async function runCase(s: Sessions, scenario: Scenario, c: Case, p: PreparedEdit
 
 export async function runAll(opts: RunOptions, prepared: readonly PreparedEdit[]): Promise<TaskResult[]> {
   const results: TaskResult[] = [];
-  const sessions = opts.kinds.map((k) => new Sessions(k, opts.root));
+  const sessions = opts.kinds.map((k) => new Sessions(k, path.join(opts.root, k.id)));
   try {
     for (const scenario of opts.scenarios) {
       const active = sessions.filter((s) => (!scenario.quoted || s.kind.quotes === true) && (opts.runs?.(s.kind, scenario) ?? true));
@@ -190,7 +194,7 @@ export async function runAll(opts: RunOptions, prepared: readonly PreparedEdit[]
         built++;
         for (const s of active) {
           const t1 = Date.now();
-          results.push(await runCase(s, scenario, c, p, opts.root, opts.keepCalls?.(s.kind, scenario) ?? false));
+          results.push(await runCase(s, scenario, c, p, opts.keepCalls?.(s.kind, scenario) ?? false));
           spent.set(s.kind.id, (spent.get(s.kind.id) ?? 0) + Date.now() - t1);
         }
       }

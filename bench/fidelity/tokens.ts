@@ -1,8 +1,12 @@
 // Agent cost: o200k tokens (gpt-tokenizer) of what the model sends (the tool arguments as JSON)
 // and reads back (the text blocks of the reply), per task: the read calls, then the edit call.
+// Beside each ratio, its floor: the least any line-addressed tool must move for the task (the
+// function's raw text, which the agent must see, and the raw text of the lines the edit writes).
 
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Call } from './agents/agent.js';
+import type { Target } from './corpus.js';
+import type { AbstractEdit } from './oracle.js';
 import { percentile } from '../lib/stats.js';
 import type { TaskResult } from './runner.js';
 
@@ -31,6 +35,22 @@ export function taskTokens(r: TaskResult): TaskTokens | null {
   return { ...t, total: t.readRequest + t.readReply + t.editRequest + t.editReply };
 }
 
+/**
+ * The token floor of a task: the function's lines as they are in the file (no line numbers, tags,
+ * headers or notices) plus the lines the edit writes, each joined with newlines. No tool that
+ * shows the agent the function and takes the new lines from it can move less.
+ */
+export function taskFloor(target: Target, edit: AbstractEdit): number {
+  const fn = target.file.lines.slice(target.fn.start, target.fn.end + 1).join('\n');
+  const rows = edit.hunks.flatMap((h) => h.rows).join('\n');
+  return countTokens(fn) + (rows === '' ? 0 : countTokens(rows));
+}
+
+export interface Spread {
+  readonly median: number;
+  readonly p90: number;
+}
+
 export interface CostSummary {
   readonly kind: string;
   readonly tasks: number;
@@ -39,12 +59,25 @@ export interface CostSummary {
   readonly editRequest: number;
   readonly editReply: number;
   readonly total: number;
-  /** Per-task ratio to the anchor's tokens for the same task (absent for the anchor itself). */
-  readonly ratio?: { readonly median: number; readonly p90: number; readonly large?: { readonly tasks: number; readonly median: number; readonly p90: number } };
+  /**
+   * Per-task ratio to the anchor's tokens for the same task (absent for the anchor itself), and
+   * the floor's ratio over the same tasks (when floors were given).
+   */
+  readonly ratio?: Spread & {
+    readonly floor?: Spread;
+    readonly large?: Spread & { readonly tasks: number; readonly floor?: Spread };
+  };
 }
 
-/** Token sums per agent, and each agent's per-task ratio to `anchor` (only tasks both completed). */
-export function costSummaries(byKind: Map<string, TaskTokens[]>, anchor: string, largeLines = 500): CostSummary[] {
+const spread = (xs: readonly number[]): Spread => ({ median: percentile(xs, 50), p90: percentile(xs, 90) });
+
+/**
+ * Token sums per agent, and each agent's per-task ratio to `anchor` (only tasks both completed),
+ * with the floor's ratio over the same tasks when `floors` (by task index) is given.
+ */
+export function costSummaries(byKind: Map<string, TaskTokens[]>, anchor: string, opts: { largeLines?: number; floors?: ReadonlyMap<number, number> } = {}): CostSummary[] {
+  const largeLines = opts.largeLines ?? 500;
+  const floors = opts.floors;
   const ref = new Map((byKind.get(anchor) ?? []).map((t) => [t.index, t]));
   return [...byKind].map(([kind, ts]) => {
     const add = (f: (t: TaskTokens) => number) => ts.reduce((s, t) => s + f(t), 0);
@@ -58,16 +91,18 @@ export function costSummaries(byKind: Map<string, TaskTokens[]>, anchor: string,
       total: add((t) => t.total),
     };
     if (kind === anchor) return base;
-    const pairs = ts.filter((t) => ref.has(t.index)).map((t) => ({ ratio: t.total / ref.get(t.index)!.total, lines: t.lines }));
-    const ratios = pairs.map((p) => p.ratio);
-    const large = pairs.filter((p) => p.lines >= largeLines).map((p) => p.ratio);
-    return {
-      ...base,
-      ratio: {
-        median: percentile(ratios, 50),
-        p90: percentile(ratios, 90),
-        ...(large.length ? { large: { tasks: large.length, median: percentile(large, 50), p90: percentile(large, 90) } } : {}),
-      },
+    const pairs = ts
+      .filter((t) => ref.has(t.index))
+      .map((t) => {
+        const of = ref.get(t.index)!.total;
+        const floor = floors?.get(t.index);
+        return { ratio: t.total / of, floor: floor === undefined ? undefined : floor / of, lines: t.lines };
+      });
+    const part = (ps: typeof pairs) => {
+      const fl = ps.flatMap((p) => (p.floor === undefined ? [] : [p.floor]));
+      return { ...spread(ps.map((p) => p.ratio)), ...(fl.length === ps.length && fl.length > 0 ? { floor: spread(fl) } : {}) };
     };
+    const large = pairs.filter((p) => p.lines >= largeLines);
+    return { ...base, ratio: { ...part(pairs), ...(large.length ? { large: { tasks: large.length, ...part(large) } } : {}) } };
   });
 }

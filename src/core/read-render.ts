@@ -1,7 +1,7 @@
 // Renders the numbered body of a read (spec/hashline.md, "Read Target rules"): whole files (every
 // element of `text.split('\n')`, so a trailing newline gives a last empty `N| ` line), exact line
 // ranges (gap lines between ranges, beyond-EOF warnings, the how-to-continue footer), and blocks
-// (elided above 24 lines to 3 head lines, `…`, 2 tail lines). Range and block lines over 200
+// (elided above 24 lines to 3 head lines, `…`, 2 tail lines, unless the caller asks for them whole). Range and block lines over 200
 // characters are cut to 197 plus `...`. Escaped non-UTF-8 bytes are shown as U+FFFD. Every line
 // rendered whole is reported in `seen`; an elided interior is not.
 
@@ -195,8 +195,11 @@ export function renderRanges(src: LineSource, ranges: readonly LineSpanRange[], 
   return out;
 }
 
-/** A block (lines start..end of the file): whole up to 24 lines, else head, `…`, tail. */
-export function renderBlock(src: LineSource, span: LineSpanRange, budget: ReplyBudget): Rendered {
+/**
+ * A block (lines start..end of the file): whole up to 24 lines, else head, `…`, tail; `full` (the
+ * caller's opt-in) shows it whole at any length, within the reply budget.
+ */
+export function renderBlock(src: LineSource, span: LineSpanRange, budget: ReplyBudget, full = false): Rendered {
   const end = Math.min(span.end, src.total);
   const start = Math.min(span.start, end);
   const n = end - start + 1;
@@ -210,7 +213,7 @@ export function renderBlock(src: LineSource, span: LineSpanRange, budget: ReplyB
     }
     return true;
   };
-  if (n <= ELIDE_MIN_BLOCK_LINES) {
+  if (full || n <= ELIDE_MIN_BLOCK_LINES) {
     addAll(start, end);
     return b.finish();
   }

@@ -43,7 +43,7 @@ const Input = z.strictObject({
   reply: z
     .enum(['diff', 'compact'])
     .optional()
-    .describe('"compact": an edit applied as sent answers with its new tag and the changed lines instead of the diff (a merged stale edit still shows its diff)'),
+    .describe('"compact": an edit applied as sent answers `#TAG changed lines A-B (+N -M)` (its new tag and the changed lines of the new file; with several targets `¶path#TAG …`) instead of the diff; a merged stale edit still shows its diff'),
 });
 
 const Output = z.object({
@@ -122,6 +122,7 @@ function changedSpan(pieces: readonly Piece[], oldCount: number): string {
   let added = 0;
   let kept = 0;
   let prev = -1;
+  let afterAdded = false;
   const mark = (k: number) => {
     if (first < 0) first = k;
     last = k;
@@ -130,11 +131,14 @@ function changedSpan(pieces: readonly Piece[], oldCount: number): string {
     if (!('src' in p)) {
       added++;
       mark(k);
+      afterAdded = true;
       return;
     }
     kept++;
-    if (p.src !== prev + 1) mark(k); // lines were deleted just before this one
+    // lines were deleted just before this one: it marks where, unless new lines took their place
+    if (p.src !== prev + 1 && !afterAdded) mark(k);
     prev = p.src;
+    afterAdded = false;
   });
   if (prev !== oldCount - 1) mark(Math.max(0, pieces.length - 1)); // deleted at the end
   return msg.compactSpan(Math.max(1, first + 1), Math.max(1, last + 1), added, oldCount - kept);
@@ -225,9 +229,14 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
   );
 }
 
-function render(result: EditResult & { summary?: string }): string {
-  const out = [result.header, ...result.warnings];
-  if (result.summary !== undefined) out.push(result.summary);
+/**
+ * The text of one result. A compact reply to a call of one target names no path (the caller just
+ * sent it): `#TAG`, then the changed lines on the same line; with several targets each keeps its
+ * `¶path#TAG` header.
+ */
+function render(result: EditResult & { summary?: string }, compactOne = false): string {
+  const head = compactOne ? `#${result.file_hash}` : result.header;
+  const out = [result.summary !== undefined ? `${head} ${result.summary}` : head, ...result.warnings];
   if (result.diff !== undefined) out.push(result.diff.replace(/\n$/, ''));
   return out.join('\n');
 }
@@ -247,7 +256,7 @@ export const fsEditTool = defineTool({
     '`replace N..M:` / `replace N:` then `+TEXT` rows (the final content); `delete N` / `delete N..M` (no body); `insert before N:` / `insert after N:` / `insert head:` / `insert tail:` then `+TEXT` rows; `replace block N:` / `delete block N` for the syntactic block starting on line N.',
     'Numbers refer to the file as you read it and do not shift while hunks apply; one hunk per line; `+` alone is an empty line.',
     'Example: {"targets":[{"path":"src/a.ts","file_hash":"1A2B","ops":"replace 5..7:\\n+const x = 1;\\ndelete 10\\ninsert after 15:\\n+// done"}]}',
-    'Returns each file\'s new ¶path#TAG (use it for the next edit without re-reading), the first changed line and a diff (`"reply":"compact"` gives the changed lines instead). If the file changed since your read, the edit is merged where the lines it touches now are (moved, or re-indented), else rejected with what changed.',
+    'Returns each file\'s new ¶path#TAG (use it for the next edit without re-reading), the first changed line and a diff (`"reply":"compact"` answers `#TAG changed lines A-B (+N -M)` instead). If the file changed since your read, the edit is merged where the lines it touches now are (moved, or re-indented), else rejected with what changed.',
     'After an error: targets before the failed one are applied (their fresh tags are listed), later ones are skipped. Re-read the failed file with fs_read and retry with its fresh tag; never invent a tag.',
   ].join('\n'),
   input: Input,
@@ -272,6 +281,7 @@ export const fsEditTool = defineTool({
         };
       }
     }
-    return { structured: { results: applied.map(plain) }, text: applied.map(render).join('\n\n') };
+    const compactOne = args.reply === 'compact' && applied.length === 1;
+    return { structured: { results: applied.map(plain) }, text: applied.map((r) => render(r, compactOne)).join('\n\n') };
   },
 });

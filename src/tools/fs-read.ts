@@ -1,7 +1,8 @@
 // fs_read: numbered, tagged reads (seed 000, spec/hashline.md "Read Target rules"). Per target:
-// symbol → directory check → line_range → line → whole file. Problems never abort the batch: they
-// are `warnings` of that target's result. Every read records the file's snapshot and the lines it
-// showed; the whole batch shares one reply budget, so no reply outgrows the message limit.
+// symbol → directory check → line_range → line → whole file; `full` (opt-in) shows a block whole.
+// Problems never abort the batch: they are `warnings` of that target's result. Every read records
+// the file's snapshot and the lines it showed; the whole batch shares one reply budget, so no reply
+// outgrows the message limit.
 
 import * as z from 'zod';
 import { HashlineError, toHashlineError } from '../core/errors.js';
@@ -31,6 +32,7 @@ const Target = z.strictObject({
   line: z.number().int().optional().describe('Read the syntactic block that starts on this 1-based line'),
   line_range: z.string().optional().describe('Exact 1-based inclusive lines, e.g. "10-20" or "2-5,40-60"'),
   symbol: z.string().optional().describe('Read the definition with this name; with a directory, search the tree'),
+  full: z.boolean().optional().describe('With `symbol` or `line`: show the block whole, however long (default: blocks over 24 lines are elided)'),
 });
 type TargetArgs = z.infer<typeof Target>;
 
@@ -71,7 +73,7 @@ async function isDirectory(engine: Engine, rp: ResolvedPath): Promise<boolean> {
   }
 }
 
-async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget: ReplyBudget, signal: AbortSignal): Promise<ReadResult[]> {
+async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget: ReplyBudget, signal: AbortSignal, full: boolean): Promise<ReadResult[]> {
   if (await isDirectory(engine, rp)) {
     const { hits, problems } = await searchSymbol(engine.guard, rp.real, name, { signal, limit: MAX_BATCH_FILES + 1 });
     const out: ReadResult[] = problems.map((p) => warningResult(p.display, p.message));
@@ -83,7 +85,7 @@ async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget
       }
       shown++;
       const src = textSource(h.file.text);
-      const r = renderBlock(src, h.match, budget);
+      const r = renderBlock(src, h.match, budget, full);
       const frp = { ...rp, display: h.display, real: h.real };
       remember(engine, h.real, h.file.text, r.seen);
       out.push(result(frp, h.file.tag, r, h.file.utf8 ? [] : [notUtf8(h.display)]));
@@ -100,7 +102,7 @@ async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget
   const match = tree ? findSymbolCached(lang, tree, name) : null;
   if (!match) return [warningResult(rp.display, symbolNotFound(name, rp.display))];
   const src = textSource(loaded.text);
-  const r = renderBlock(src, match, budget);
+  const r = renderBlock(src, match, budget, full);
   remember(engine, rp.real, loaded.text, r.seen);
   return [result(rp, loaded.tag, r, loaded.utf8 ? [] : [notUtf8(rp.display)])];
 }
@@ -140,7 +142,7 @@ async function readFile(engine: Engine, rp: ResolvedPath, t: TargetArgs, budget:
     const tree = parseCached(lang, loaded.text);
     const span = tree ? resolveBlockInTree(tree.root(), loaded.text, t.line) : null;
     if (!span) return whole(blockNotResolved(t.line, rp.display));
-    const r = renderBlock(textSource(loaded.text), span, budget);
+    const r = renderBlock(textSource(loaded.text), span, budget, t.full === true);
     remember(engine, rp.real, loaded.text, r.seen);
     return result(rp, loaded.tag, r, loaded.utf8 ? [] : [notUtf8(rp.display)]);
   }
@@ -156,7 +158,7 @@ async function readTarget(engine: Engine, t: TargetArgs, budget: ReplyBudget, si
   }
   try {
     if (budget.exhausted) return [warningResult(rp.display, replyBudgetExhausted(rp.display))];
-    if (t.symbol !== undefined) return await readSymbol(engine, rp, t.symbol, budget, signal);
+    if (t.symbol !== undefined) return await readSymbol(engine, rp, t.symbol, budget, signal, t.full === true);
     return [await readFile(engine, rp, t, budget, signal)];
   } catch (e) {
     const err = toHashlineError(e);
@@ -173,7 +175,7 @@ export const fsReadTool = defineTool({
   description: [
     'Reads files as `N| text` lines under a `¶path#TAG` header; pass the 4-hex TAG to fs_edit. Per target: `symbol` (a definition by name; with a directory path, searches the tree), `line_range` ("10-20" or "2-5,40-60"), `line` (the syntactic block starting there), or nothing (the whole file).',
     'Example: {"targets": [{"path": "src/app.ts", "symbol": "main"}, {"path": "README.md", "line_range": "1-40"}]}',
-    'Long blocks are elided and long lines cut; the notices say which `line_range` to read next. A missing file or bad range is a `warnings` entry of that target; fix it and read again. After any edit, use the fresh tag from the edit result or re-read.',
+    'Blocks over 24 lines are elided (`"full": true` shows them whole) and long lines cut; the notices say which `line_range` to read next. A missing file or bad range is a `warnings` entry of that target; fix it and read again. After any edit, use the fresh tag from the edit result or re-read.',
   ].join('\n'),
   input: Input,
   output: Output,

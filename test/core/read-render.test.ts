@@ -104,6 +104,22 @@ test('blocks: up to 24 lines whole; above, 3 head, …, 2 tail and the elision n
   assert.deepEqual(r.seen, [28, 29, 30, 109, 110]);
 });
 
+test('blocks, full: shown whole at any length, long lines still cut, the reply budget still stops them', () => {
+  const src = source(numberedLines(200));
+  const r = renderBlock(src, { start: 28, end: 110 }, big(), true);
+  assert.equal(r.body.length, 83);
+  assert.equal(r.body[82], '110| line 110');
+  assert.deepEqual(r.notices, []);
+  assert.equal(r.seen.length, 83);
+  const lines = numberedLines(30);
+  lines[4] = 'y'.repeat(300);
+  assert.deepEqual(renderBlock(source(lines), { start: 1, end: 30 }, big(), true).notices, [msg.TRUNCATED_NOTICE]);
+  const capped = renderBlock(source(numberedLines(1000)), { start: 1, end: 900 }, new ReplyBudget(2000), true);
+  const next = capped.body.length + 1;
+  assert.ok(capped.body.length > 10 && capped.body.length < 900);
+  assert.deepEqual(capped.notices, [`[Output stopped at the 2000-byte reply limit; continue with line_range "${next}-900"]`]);
+});
+
 test('blocks: elision notice before the truncation notice', () => {
   const lines = numberedLines(30);
   lines[0] = 'y'.repeat(300);

@@ -1,4 +1,5 @@
-// fs_read and fs_write end to end: the official SDK client over stdio against a spawned server.
+// fs_read and fs_write end to end (and the token-saving opt-ins of fs_read and fs_edit): the
+// official SDK client over stdio against a spawned server.
 
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
@@ -66,4 +67,23 @@ test('a path in both lists: fs_write is an error result with the coded message, 
     await m2.close();
     await s2.cleanup();
   }
+});
+
+test('the opt-ins an agent asks for to spend fewer tokens: a long function whole, then a compact edit reply', async () => {
+  const body = Array.from({ length: 30 }, (_, i) => `  const v${i} = ${i};`);
+  const text = ['export function long() {', ...body, '  return 0;', '}', ''].join('\n');
+  await fsp.writeFile(path.join(sb.root, 'src/long.ts'), text);
+  const tag = computeTag(text);
+  const r = await mcp.call('fs_read', { targets: [{ path: 'src/long.ts', symbol: 'long', full: true }] });
+  const shown = ['export function long() {', ...body, '  return 0;', '}'].map((l, i) => `${i + 1}| ${l}`).join('\n');
+  assert.equal(textOf(r), `¶src/long.ts#${tag}\n${shown}`);
+  const e = await mcp.call('fs_edit', { targets: [{ path: 'src/long.ts', file_hash: tag, ops: 'replace 17:\n+  const v15 = 150;' }], reply: 'compact' });
+  assert.equal(e.isError, undefined);
+  const after = text.replace('const v15 = 15;', 'const v15 = 150;');
+  assert.equal(await fsp.readFile(path.join(sb.root, 'src/long.ts'), 'utf8'), after);
+  assert.equal(textOf(e), `#${computeTag(after)} changed line 17 (+1 -1)`);
+  // the structured result is the seed's EditResult, with its header and no diff
+  const res = (e.structuredContent as { results: Array<Record<string, unknown>> }).results[0]!;
+  assert.equal(res.header, `¶src/long.ts#${computeTag(after)}`);
+  assert.equal(res.diff, undefined);
 });

@@ -13,7 +13,7 @@ import { callContext, engineFor } from '../helpers/engine.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
 const call = callContext;
-type Target = { path: string; line?: number; line_range?: string; symbol?: string };
+type Target = { path: string; line?: number; line_range?: string; symbol?: string; full?: boolean };
 const read = async (engine: Engine, ...targets: Target[]) => (await fsReadTool.run(engine, { targets }, call())).structured.results!;
 
 const RUST = ['use std::fmt;', '', 'pub fn greet(name: &str) -> String {', '    let msg = format!("hello {}", name);', '    msg', '}', ''].join('\n');
@@ -135,6 +135,32 @@ test('every read records the snapshot and the lines it showed (not the elided in
     await read(engine, { path: 'big.py' });
     assert.equal(engine.history.head(real)!.seen.size, 42);
     assert.equal(engine.history.versions(real).length, 1);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+test('full: a symbol or line read shows a long block whole and records every line; other reads ignore it', async () => {
+  const body = Array.from({ length: 40 }, (_, i) => `    x${i} = ${i}`).join('\n');
+  const py = `def big():\n${body}\n    return 0\n\ndef tail():\n    pass\n`;
+  const sb = await makeSandbox({ 'big.py': py, 'dir/big.py': py });
+  try {
+    const engine = await engineFor(sb.root);
+    const real = path.join(sb.root, 'big.py');
+    const lines = ['def big():', ...Array.from({ length: 40 }, (_, i) => `    x${i} = ${i}`), '    return 0'].map((l, i) => `${i + 1}| ${l}`);
+    const [bySymbol, byLine, inDir] = await read(engine, { path: 'big.py', symbol: 'big', full: true }, { path: 'big.py', line: 1, full: true }, { path: 'dir', symbol: 'big', full: true });
+    assert.equal(bySymbol!.content, `${bySymbol!.header}\n${lines.join('\n')}`);
+    assert.equal(byLine!.content, bySymbol!.content);
+    assert.equal(inDir!.content, `${inDir!.header}\n${lines.join('\n')}`);
+    assert.deepEqual([...engine.history.head(real)!.seen].sort((a, b) => a - b), Array.from({ length: 42 }, (_, i) => i + 1));
+    // the default still elides; `full: false` is the default
+    const [elided] = await read(engine, { path: 'big.py', symbol: 'big', full: false });
+    assert.match(elided!.content, /\[…37 lines elided; re-read with line_range "4-40"\]$/);
+    // a range or whole-file read has nothing to elide: the same reply with or without it
+    const [a, b] = await read(engine, { path: 'big.py', line_range: '2-3', full: true }, { path: 'big.py', line_range: '2-3' });
+    assert.equal(a!.content, b!.content);
+    // the schema takes a boolean only
+    assert.throws(() => fsReadTool.input.parse({ targets: [{ path: 'big.py', symbol: 'big', full: 'yes' }] }));
   } finally {
     await sb.cleanup();
   }

@@ -1,6 +1,6 @@
 // The hashline family as an agent uses it: `fs_read` (the whole file, or the function by `symbol`
-// plus the elided interior by `line_range` as the read's notice says), then `fs_edit` with the tag of
-// that read and line-numbered hunks in the DSL.
+// asked for whole with `full: true`; were it elided, the interior by `line_range` as the notice
+// says), then `fs_edit` with the tag of that read and line-numbered hunks in the DSL.
 
 import { connectStdio, type McpSide } from '../../lib/mcp.js';
 import type { AbstractEdit, Hunk } from '../oracle.js';
@@ -72,7 +72,7 @@ class HashlineAgent implements Agent {
   async read(file: TaskFile): Promise<{ state: AgentState; calls: Call[] }> {
     const calls: Call[] = [];
     const view = new Map<number, string>();
-    const target = this.mode === 'symbol' ? { path: file.rel, symbol: file.fn.name } : { path: file.rel };
+    const target = this.mode === 'symbol' ? { path: file.rel, symbol: file.fn.name, full: true } : { path: file.rel };
     const first = await this.call('fs_read', { targets: [target] }, calls);
     const { tag, elided } = parseRead(first.text, view);
     if (elided) parseRead((await this.call('fs_read', { targets: [{ path: file.rel, line_range: `${elided[0]}-${elided[1]}` }] }, calls)).text, view);

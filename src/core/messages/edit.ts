@@ -112,10 +112,10 @@ export function diffLeftOut(path: string, firstChangedLine: number | undefined):
   return `the diff of \`${path}\` was left out to keep the reply within the message limit; the edit was applied. Read the file with \`fs_read\` and a \`line_range\` to see the change${where}.`;
 }
 
-/** The line of a compact edit reply that stands for the diff. */
+/** What a compact edit reply says in place of the diff: the changed lines of the new file, lines added and removed. */
 export function compactSpan(first: number, last: number, added: number, removed: number): string {
   const where = first === last ? `line ${first}` : `lines ${first}-${last}`;
-  return `changed: ${where} of the new file (+${added} -${removed} lines)`;
+  return `changed ${where} (+${added} -${removed})`;
 }
 
 export function readBlocked(path: string): string {
