@@ -9,16 +9,16 @@
 // The web console's static files (src/http/console/assets/: HTML, ES modules, CSS) are copied as
 // they are into dist/http/console/assets/, where dist/ modules find them beside themselves and the
 // bundled bin/ finds them through ../dist/.
-// Usage: node scripts/bundle-cli.mjs [--out FILE] [--entry FILE] [--no-ajv]   (FILE must sit one level under a
+// Usage: node scripts/bundle-cli.mjs [--out FILE] [--entry FILE] [--no-ajv] [--split] [--metafile FILE: esbuild's map of inputs per output]   (FILE must sit one level under a
 // folder holding package.json, like dist/, because the version is read from ../package.json)
 import { build } from 'esbuild';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { out: { type: 'string' }, entry: { type: 'string' }, 'no-ajv': { type: 'boolean' }, split: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { out: { type: 'string' }, entry: { type: 'string' }, 'no-ajv': { type: 'boolean' }, split: { type: 'boolean' }, metafile: { type: 'string' } } });
 
 /** Replaces the SDK's validation/ajv-provider.js with a validator that refuses to validate. */
 const noAjv = {
@@ -50,7 +50,8 @@ if (values.split) rmSync(path.join(repo, 'bin'), { recursive: true, force: true 
 const output = values.split
   ? { outdir: path.join(repo, 'bin'), splitting: true, entryNames: 'hashline', chunkNames: 'hashline-[name]-[hash]', outExtension: { '.js': '.mjs' } }
   : { outfile };
-await build({
+const cli = await build({
+  metafile: values.metafile !== undefined,
   entryPoints: [path.resolve(values.entry ?? path.join(repo, 'dist/cli/main.js'))],
   ...output,
   bundle: true,
@@ -71,6 +72,7 @@ await build({
   logLevel: 'warning',
   plugins: values['no-ajv'] ? [noAjv] : [],
 });
+if (values.metafile !== undefined) writeFileSync(values.metafile, JSON.stringify(cli.metafile));
 await build({
   entryPoints: [path.join(repo, 'dist/io/sql-worker-thread.js')],
   outfile: path.join(values.split ? path.join(repo, 'bin') : path.dirname(outfile), SQL_WORKER_FILE),

@@ -1,12 +1,13 @@
 // `hashline mcp`: MCP over stdio. Logs go to stderr only; stdout carries the protocol. With
 // --root the engine is built before the first message (a bad configuration stops the start);
-// without it, the client's MCP roots decide once it has initialized (mcp/roots.ts).
+// without it, the client's MCP roots decide once it has initialized (mcp/roots.ts). Each tool's
+// module loads on its first call (tools/tool-loaders.ts), so a start loads the server and the listing.
 
 import { createMcpServer } from '../mcp/server.js';
 import { RootsBinding } from '../mcp/roots.js';
 import { LimitedStdioTransport } from '../mcp/stdio-transport.js';
 import { createEngine, type Engine } from '../tools/engine.js';
-import { selectTools } from '../tools/registry.js';
+import { selectLazyTools } from '../tools/tool-loaders.js';
 import { ENGINE_FLAGS, engineConfigFor, noRootError, parseFlags, unsafeDefaultRoot } from './options.js';
 
 const toolFlag = (raw: unknown) =>
@@ -27,14 +28,14 @@ export async function mcpCommand(argv: string[]): Promise<void> {
   let server;
   if (given !== undefined) {
     const engine = await build([given]);
-    const tools = selectTools(engine.config.tools);
+    const tools = selectLazyTools(engine.config.tools);
     server = createMcpServer(engine, tools);
     log(`MCP on stdio, root ${engine.guard.root}, ${tools.length} tools`);
   } else {
     // The tools are listed before the roots are known: --tools, or `tools` of a configuration file
     // named by --config or HASHLINE_CONFIG (a hashline.toml found at a root later is not read for them).
     const explicitConfig = values.config !== undefined || (process.env.HASHLINE_CONFIG ?? '') !== '';
-    const tools = selectTools(explicitConfig ? engineConfigFor(values, [process.cwd()]).config.tools : toolFlag(values.tools));
+    const tools = selectLazyTools(explicitConfig ? engineConfigFor(values, [process.cwd()]).config.tools : toolFlag(values.tools));
     const why = unsafeDefaultRoot();
     const binding = new RootsBinding({ build, cwd: process.cwd(), refuseCwd: why === null ? null : noRootError(why), log });
     server = createMcpServer(() => binding.engine(), tools);

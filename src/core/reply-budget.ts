@@ -9,10 +9,22 @@ import { MAX_READ_CONTENT_BYTES } from './config.js';
 
 /**
  * The bytes `s` takes inside a JSON string, UTF-8 encoded: exactly what the transport's
- * JSON.stringify will write for it (V8's native escaper outruns any loop or regex over the text).
+ * JSON.stringify will write for it. Counted without building the escaped copy (for a whole read's
+ * body that copy is a large string of its own, allocated and collected on every call): its UTF-8
+ * size plus what each escape adds (`\"`, `\\`, `\n` and the other short escapes: 1; `\u00XX`: 5;
+ * a lone surrogate, written `\uDXXX` instead of three replacement bytes: 3).
  */
 export function jsonEscapedBytes(s: string): number {
-  return Buffer.byteLength(JSON.stringify(s)) - 2;
+  let extra = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (c < 0xd800 || c > 0xdfff)) continue;
+    if (c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d) extra += 1;
+    else if (c < 0x20) extra += 5;
+    else if (c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    else extra += 3;
+  }
+  return Buffer.byteLength(s) + extra;
 }
 
 export class ReplyBudget {

@@ -12,12 +12,12 @@ import { errorEnvelope, okEnvelope } from '../core/envelope.js';
 import { isErrorCode } from '../core/codes.js';
 import { HashlineError, toHashlineError, type ErrorCode } from '../core/errors.js';
 import { BATCH_LIMIT_PARAM } from '../tools/boundary-batch.js';
-import { ALL_TOOLS } from '../tools/registry.js';
 import { engineForCall, type Engine } from '../tools/engine.js';
 import { PROCESS_SESSION_ID, type CallContext, type ToolDefinition } from '../tools/tool.js';
+import { isLazyTool, type LazyTool } from '../tools/tool-loaders.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { fitReply } from './reply-fit.js';
-import { listTools, type ToolListing } from './tool-listing.js';
+import { bundledListing, listTools, toolListing, type ToolListing } from './tool-listing.js';
 import { VERSION } from '../version.js';
 
 function errorPayload(e: HashlineError) {
@@ -103,7 +103,28 @@ function withHistoryNote(instructions: string, engine: Engine): string {
  */
 export type EngineSource = Engine | (() => Promise<Engine>);
 
-export function createMcpServer(engine: EngineSource, tools: readonly ToolDefinition[]): Server {
+/** A tool the server serves: its definition, or a lazy entry whose module loads on its first call (tools/tool-loaders.ts). */
+export type ServedTool = ToolDefinition | LazyTool;
+
+/** The tools/list entries: a lazy entry's from the listing made at bundle time when there is one (its module stays unloaded). */
+async function listServed(tools: readonly ServedTool[]): Promise<ToolListing[]> {
+  // modules to convert (not bundled) are imported together, so their loads overlap
+  const loaded = await Promise.all(tools.map((t) => (isLazyTool(t) && bundledListing(t.name) === undefined ? t.load() : undefined)));
+  let registry: readonly ToolDefinition[] | undefined;
+  const out: ToolListing[] = [];
+  for (const [i, t] of tools.entries()) {
+    if (isLazyTool(t)) {
+      out.push(bundledListing(t.name) ?? toolListing(loaded[i]!));
+      continue;
+    }
+    // a definition passed in: the bundled entry only when it is the registry's own definition
+    registry ??= (await import('../tools/registry.js')).ALL_TOOLS;
+    out.push(...listTools([t], registry));
+  }
+  return out;
+}
+
+export function createMcpServer(engine: EngineSource, tools: readonly ServedTool[]): Server {
   const server = new Server(
     { name: 'hashline', version: VERSION },
     { capabilities: { tools: {} }, instructions: typeof engine === 'function' ? INSTRUCTIONS : withHistoryNote(INSTRUCTIONS, engine) },
@@ -111,16 +132,17 @@ export function createMcpServer(engine: EngineSource, tools: readonly ToolDefini
   const byName = new Map(tools.map((t) => [t.name, t]));
   // stdio has no session id: one per server, so the log tells this client's calls from another's
   const stdioId = `mcp-stdio:${randomUUID().slice(0, 8)}`;
-  let listed: ToolListing[] | undefined;
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (listed ??= listTools(tools, ALL_TOOLS)) }));
+  let listed: Promise<ToolListing[]> | undefined;
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await (listed ??= listServed(tools)) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const tool = byName.get(request.params.name);
-    if (!tool) {
+    const served = byName.get(request.params.name);
+    if (!served) {
       return {
         isError: true,
         content: [{ type: 'text', text: `[invalid_arguments] unknown tool \`${request.params.name}\`; call tools/list` }],
       };
     }
+    const tool = isLazyTool(served) ? await served.load() : served;
     const token = request.params._meta?.progressToken;
     // Progress notifications are sent in order and all of them before the result (a client drops
     // progress that arrives after the response).

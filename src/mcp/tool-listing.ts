@@ -80,6 +80,11 @@ let built: Record<string, ToolListing> | undefined;
  * registry (`registry`: the same definitions it was made from), converted now otherwise.
  */
 export function listTools(tools: readonly ToolDefinition[], registry: readonly ToolDefinition[]): ToolListing[] {
+  return tools.map((t) => (registry.includes(t) ? bundledListing(t.name) : undefined) ?? toolListing(t));
+}
+
+/** The entry of the registry's tool `name` made when the CLI was bundled; undefined when not bundled. */
+export function bundledListing(name: string): ToolListing | undefined {
   if (typeof HASHLINE_TOOL_LISTING === 'string') built ??= JSON.parse(HASHLINE_TOOL_LISTING) as Record<string, ToolListing>;
-  return tools.map((t) => (built && registry.includes(t) && built[t.name] ? built[t.name]! : toolListing(t)));
+  return built?.[name];
 }

@@ -1,7 +1,6 @@
-// Every tool hashline serves, and the selection rule of `--tools` (names or family names).
+// Every tool hashline serves, and the selection rule of `--tools` (names or family names). A server
+// that should load a tool's module only on its first call uses tools/tool-loaders.ts instead.
 
-import { FAMILIES, type Family } from '../core/config.js';
-import { HashlineError } from '../core/errors.js';
 import { fileCapabilitiesTool } from './file-capabilities.js';
 import { fileChattrTool } from './file-chattr.js';
 import { fileDeleteTool } from './file-delete.js';
@@ -20,24 +19,12 @@ import { fsRollbackTool } from './fs-rollback.js';
 import { fsSearchTool } from './fs-search.js';
 import { fsWriteTool } from './fs-write.js';
 import type { ToolDefinition } from './tool.js';
+import { pickTools } from './tool-select.js';
 
 const tools = [fileHashTool, fileCapabilitiesTool, fileReadTool, fileWriteTool, filePatchTool, fileRenameTool, fileChattrTool, fileDeleteTool, fsReadTool, fsWriteTool, fsAstEditTool, fsEditTool, fsRollbackTool, fsListTool, fsSearchTool, fsOutlineTool, fsReferencesTool];
 export const ALL_TOOLS: readonly ToolDefinition[] = tools.map((t) => t as unknown as ToolDefinition);
 
 /** The tools named by `selection` (tool names and/or family names); all tools when undefined. */
 export function selectTools(selection: readonly string[] | undefined, all: readonly ToolDefinition[] = ALL_TOOLS): ToolDefinition[] {
-  if (selection === undefined || selection.length === 0) return [...all];
-  const wanted = new Set<string>();
-  for (const raw of selection) {
-    const name = raw.trim();
-    if (name === '') continue;
-    if ((FAMILIES as readonly string[]).includes(name)) {
-      for (const t of all) if (t.family === (name as Family)) wanted.add(t.name);
-    } else if (all.some((t) => t.name === name)) {
-      wanted.add(name);
-    } else {
-      throw new HashlineError('invalid_arguments', `unknown tool or family \`${name}\`; known: ${[...FAMILIES, ...all.map((t) => t.name)].join(', ')}`);
-    }
-  }
-  return all.filter((t) => wanted.has(t.name));
+  return pickTools(selection, all);
 }

@@ -27,3 +27,20 @@ test('jsonEscapedBytes lies between the UTF-8 size and six bytes per UTF-16 unit
     { numRuns: 3000 },
   );
 });
+
+test('jsonEscapedBytes equals the UTF-8 size of JSON.stringify, lone surrogates and controls included', () => {
+  const sent = (s: string) => Buffer.byteLength(JSON.stringify(s)) - 2;
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        // any UTF-16 units: lone surrogates too
+        fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 80 }).map((u) => String.fromCharCode(...u)),
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        fc.string({ unit: 'binary-ascii', maxLength: 80 }),
+      ),
+      (s: string) => assert.equal(jsonEscapedBytes(s), sent(s), JSON.stringify(s)),
+    ),
+    { numRuns: 5000 },
+  );
+  for (const s of ['\udc00x', 'x\ud83d', '\ud83d\ud83d\ude00', '\ude00\ud83d', '\u007f\u0000"\\']) assert.equal(jsonEscapedBytes(s), sent(s), JSON.stringify(s));
+});

@@ -1,7 +1,8 @@
-// The bin that package.json ships (bundled by `prepare`) serves MCP like the sources do.
+// The bin that package.json ships (bundled by `prepare`) serves MCP like the sources do, and a start of
+// `hashline mcp` loads no tool's module (each loads on its first call: src/tools/tool-loaders.ts).
 
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,5 +26,34 @@ test('the shipped bin answers tools/list and runs a read with a grammar', async 
   } finally {
     await client.close();
     await sb.cleanup();
+  }
+});
+
+/** The bin's files a start of `hashline mcp` imports: the entry and the mcp command's chunk, with their static imports. */
+function mcpStartFiles(dir: string): Set<string> {
+  const seen = new Set<string>();
+  const walk = (f: string) => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    for (const m of readFileSync(path.join(dir, f), 'utf8').matchAll(/(?:from|import)\s*"\.\/([^"]+\.mjs)"/g)) walk(m[1]!);
+  };
+  walk('hashline.mjs');
+  const mcp = /import\("\.\/(hashline-mcp-command-[^"]+\.mjs)"\)/.exec(readFileSync(path.join(dir, 'hashline.mjs'), 'utf8'));
+  assert.ok(mcp, 'the entry imports the mcp command on use');
+  walk(mcp[1]!);
+  return seen;
+}
+
+test('a start of `hashline mcp` from the bin loads no tool module nor what only tools use (yaml, regexpp, diff-match-patch)', () => {
+  const dir = path.join(REPO, 'bin');
+  assert.ok(existsSync(path.join(dir, 'hashline.mjs')), 'bin/hashline.mjs is missing: run `npm run build`');
+  const start = mcpStartFiles(dir);
+  const all = readdirSync(dir).filter((f) => f.endsWith('.mjs'));
+  // text found only in those libraries' code
+  const markers = ['Implicit keys of flow sequence pairs need to be on a single line', 'Lone quantifier brackets', 'diff_match_patch'];
+  for (const m of markers) {
+    const holders = all.filter((f) => readFileSync(path.join(dir, f), 'utf8').includes(m));
+    assert.ok(holders.length > 0, `the bin holds ${m} somewhere`);
+    assert.deepEqual(holders.filter((f) => start.has(f)), [], `${m} is not loaded at start`);
   }
 });
