@@ -104,16 +104,25 @@ export function windowOrThrow(query: LineWindowQuery): LineWindow | null {
   return w.window;
 }
 
+/**
+ * The plain case (a small regular file, no link on the way) in one synchronous pass that skips the
+ * guard's lstat of the name: the window's bytes, or null when the full path below must decide
+ * (refusals included, so their wording stays its own). Throws the range rule's 400 as
+ * readFileWindow does. Also what fast-file-get.ts answers with.
+ */
+export function readPlainWindow(engine: Engine, query: LineWindowQuery): Buffer | null {
+  const window = windowOrThrow(query);
+  const plain = readByNameSync(engine.guard, query.path as string, WHOLE_READ_BYTES);
+  if (plain === null) return null;
+  const out = sliceLines(plain, window);
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+}
+
 /** Opens the window of the file named by `query.path`: a Buffer (small files) or a stream. */
 export async function readFileWindow(engine: Engine, query: LineWindowQuery): Promise<Buffer | Readable> {
+  const plain = readPlainWindow(engine, query);
+  if (plain) return plain;
   const window = windowOrThrow(query);
-  // The plain case (a small regular file, no link on the way) in one synchronous pass that skips
-  // the guard's lstat of the name; everything else, refusals included, takes the full path below.
-  const plain = readByNameSync(engine.guard, query.path as string, WHOLE_READ_BYTES);
-  if (plain) {
-    const out = sliceLines(plain, window);
-    return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
-  }
   const rp = await engine.guard.resolve(query.path as string, 'read');
   if (!rp.exists) throw new HashlineError('not_found', NO_SUCH_FILE, { details: { path: rp.display } });
   // Small regular files: one synchronous verified read (open, fstat, descriptor check, read, close

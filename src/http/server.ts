@@ -17,6 +17,7 @@ import { bearerChecker, httpClientId } from './auth.js';
 import { type ConsoleHandle, isConsoleUrl, registerConsole } from './console/console-routes.js';
 import { availableBytes } from './disk-space.js';
 import { ERROR_CODE_HEADER, sendError } from './error-reply.js';
+import { installFastFileGet } from './fast-file-get.js';
 import { readFileWindow } from './file-read.js';
 import { writeFileFromRequest } from './file-write.js';
 import { hostPolicy } from './host-check.js';
@@ -42,6 +43,12 @@ export interface HttpServerOptions {
   logger?: boolean;
   /** Milliseconds between the console's looks at the history store while its feed is watched. */
   consolePollMs?: number;
+  /**
+   * Answer the plain GET /v1/fs/file before fastify (fast-file-get.ts; default: on unless
+   * `logger`). Hooks added to the returned app do not see the requests it answers: turn it off
+   * when one must.
+   */
+  fastFileGet?: boolean;
 }
 
 export interface HttpServer {
@@ -131,6 +138,9 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     if (counted.has(request)) busy--;
   });
   let closing = false;
+  if (options.fastFileGet ?? !options.logger) {
+    installFastFileGet(app.server, { engine, hosts, checkToken, closing: () => closing, version: VERSION, versionHeader: VERSION_HEADER });
+  }
   let consoleHandle: ConsoleHandle | undefined;
   app.addHook('preClose', async () => {
     closing = true;

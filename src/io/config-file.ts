@@ -39,7 +39,9 @@ export function locateConfig(flag: string | undefined, root: string, env: NodeJS
 
 function stamp(file: string): string | null {
   try {
-    const st = statSync(file, { bigint: true });
+    // a missing file answers undefined rather than throwing (an error object per look costs more than the stat)
+    const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+    if (st === undefined) return null;
     return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

@@ -29,6 +29,11 @@ export interface Engine {
   configState(): ConfigState;
   /** Looks at the configuration file (one stat), reloads it when it changed, and returns what is in force. */
   refreshConfig(): Promise<ConfigState>;
+  /**
+   * The same look at the configuration file, synchronously: true when the guard in force is the
+   * one of the current generation; false when a rebuild is due (then `refreshConfig` makes it).
+   */
+  refreshConfigSync(): boolean;
   /** SQL candidate validation: one validator, made on first use (its worker starts with the first request). */
   readonly sql?: SqlValidator;
   /**
@@ -104,6 +109,9 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
         }
       }
       return source.current;
+    },
+    refreshConfigSync() {
+      return source.refresh().generation === guardGeneration;
     },
     async setRoots(next) {
       if (next.length === 0) throw new HashlineError('invalid_arguments', 'at least one root is needed');

@@ -15,6 +15,8 @@ export interface Daemon {
   url: string;
   /** Requests the server has received. */
   requests(): number;
+  /** Replies fastify finished (refusals included): the fast GET path's replies are not among them. */
+  routed(): number;
   /** fetch with the base URL and, unless `auth: false`, the bearer token. */
   call(pathAndQuery: string, init?: RequestInit & { auth?: boolean }): Promise<Response>;
   close(): Promise<void>;
@@ -42,8 +44,12 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     limits: { diskReserveBytes: 0, ...(options.limits ?? {}) },
   });
   let count = 0;
-  app.addHook('onRequest', async () => {
+  let routed = 0;
+  app.server.prependListener('request', () => {
     count++;
+  });
+  app.addHook('onResponse', async () => {
+    routed++;
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const token = options.token;
@@ -52,6 +58,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     engine,
     url,
     requests: () => count,
+    routed: () => routed,
     call: (p, init = {}) => {
       const { auth, ...rest } = init;
       const headers = new Headers(rest.headers);
