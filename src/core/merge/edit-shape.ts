@@ -121,33 +121,47 @@ export function carryHunks(hunks: readonly Hunk[], chain: readonly EditShape[], 
   if (chain.length === 0 || chain[0]!.from !== read.length || chain[chain.length - 1]!.to !== live.length) return null;
   for (let k = 1; k < chain.length; k++) if (chain[k]!.from !== chain[k - 1]!.to) return null;
   const out: Hunk[] = [];
+  // ranges first: an insertion is anchored on a line no range of the edit covers
+  const covered = new Set<number>();
   for (const h of hunks) {
-    switch (h.kind) {
-      case 'head':
-      case 'tail':
-        out.push(h);
-        break;
-      case 'range': {
-        const j0 = lineThrough(chain, h.start - 1);
-        if (j0 < 0) return null;
-        // every line of the range survived, in one run, with its text
-        for (let i = h.start - 1; i < h.end; i++) {
-          const j = j0 + (i - (h.start - 1));
-          if (lineThrough(chain, i) !== j || live[j] !== read[i]) return null;
-        }
-        out.push({ ...h, start: j0 + 1, end: j0 + 1 + (h.end - h.start) });
-        break;
-      }
-      case 'before':
-      case 'after': {
-        const k = gapThrough(chain, h.kind === 'before' ? h.line - 1 : h.line);
-        if (k < 0 || live.length === 0) return null;
-        // keep the kind (its order beside the edit's other hunks), unless the gap is now a file end
-        if (h.kind === 'before') out.push(k < live.length ? { ...h, line: k + 1 } : { ...h, kind: 'after', line: k });
-        else out.push(k > 0 ? { ...h, line: k } : { ...h, kind: 'before', line: 1 });
-        break;
-      }
+    if (h.kind !== 'range') continue;
+    const j0 = lineThrough(chain, h.start - 1);
+    if (j0 < 0) return null;
+    // every line of the range survived, in one run, with its text
+    for (let i = h.start - 1; i < h.end; i++) {
+      const j = j0 + (i - (h.start - 1));
+      if (lineThrough(chain, i) !== j || live[j] !== read[i]) return null;
+      covered.add(j + 1);
     }
+    out.push({ ...h, start: j0 + 1, end: j0 + 1 + (h.end - h.start) });
+  }
+  // insertions by the gap of the live text they land on; two gaps that are now one (the lines
+  // between them were deleted) take their rows in the order they had
+  const gaps = new Map<number, Extract<Hunk, { kind: 'before' | 'after' }>[]>();
+  for (const h of hunks) {
+    if (h.kind === 'range') continue;
+    if (h.kind === 'head' || h.kind === 'tail') {
+      out.push(h);
+      continue;
+    }
+    const g = h.kind === 'before' ? h.line - 1 : h.line;
+    const k = gapThrough(chain, g);
+    if (k < 0) return null;
+    gaps.set(k, [...(gaps.get(k) ?? []), h]);
+  }
+  for (const [k, list] of gaps) {
+    const order = (h: (typeof list)[number]) => (h.kind === 'before' ? h.line - 1 : h.line);
+    const sorted = [...list].sort((a, b) => order(a) - order(b));
+    if (sorted.some((h, i) => i > 0 && order(h) === order(sorted[i - 1]!))) return null;
+    const first = sorted[0]!;
+    const rows = sorted.flatMap((h) => h.rows);
+    // gap k of the live text: after line k, or before line k + 1, on a line no range covers
+    if (k >= 1 && !covered.has(k)) out.push({ kind: 'after', line: k, rows, dslLine: first.dslLine });
+    else if (k < live.length && !covered.has(k + 1)) out.push({ kind: 'before', line: k + 1, rows, dslLine: first.dslLine });
+    // at a file end next to a range of the edit: rows at that end (a second head or tail is refused below)
+    else if (k === live.length) out.push({ kind: 'tail', rows, dslLine: first.dslLine });
+    else if (k === 0) out.push({ kind: 'head', rows, dslLine: first.dslLine });
+    else return null;
   }
   try {
     checkConflicts(out);

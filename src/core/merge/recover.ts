@@ -58,7 +58,8 @@ export interface EditRequest {
   readonly history?: msg.HistoryKind | undefined;
 }
 
-export type EditRoute = 'direct' | 'head_tail' | 'merge' | 'chain' | 'noop';
+/** `carried`: through the session's own edits as applied (exact); `chain`: the session-chain fallback by text. */
+export type EditRoute = 'direct' | 'head_tail' | 'merge' | 'carried' | 'chain' | 'noop';
 
 export interface EditDecision {
   /** The edited file as pieces of the live lines (see edit/apply.ts). */
@@ -119,7 +120,7 @@ export function decideEdit(req: EditRequest): EditDecision {
       return {
         pieces: applyHunks(live.lines, carried),
         warnings: [...repaired, msg.RECOVERED_EARLIER_SNAPSHOT, ...unseenWarning(hunks, snap.seen)],
-        route: 'chain',
+        route: 'carried',
         hunks: carried,
       };
     }
