@@ -117,6 +117,25 @@ test('a file that is not UTF-8: U+FFFD shown, a warning, the tag over the escape
   }
 });
 
+test('a symbol read of a file with a cp1252 byte elsewhere: the tag, line texts and warning of the whole-file read', async () => {
+  // 0x92 (a cp1252 right quote) in the comment above the function and in a string inside it
+  const bytes = Buffer.concat([Buffer.from('// it'), Buffer.from([0x92]), Buffer.from("s fine\nexport function quote(): string {\n  return 'don"), Buffer.from([0x92]), Buffer.from("t';\n}\n")]);
+  const sb = await makeSandbox({ 'cp.ts': bytes });
+  try {
+    const engine = await engineFor(sb.root);
+    const [whole, symbol] = await read(engine, { path: 'cp.ts' }, { path: 'cp.ts', symbol: 'quote' });
+    assert.equal(symbol!.file_hash, whole!.file_hash);
+    assert.ok(symbol!.file_hash !== '');
+    assert.equal(symbol!.warnings, msg.notUtf8('cp.ts'));
+    assert.equal(whole!.warnings, msg.notUtf8('cp.ts'));
+    const body = (r: typeof whole) => r!.content.split('\n').filter((l) => /^[2-4]\| /.test(l));
+    assert.deepEqual(body(symbol), body(whole));
+    assert.deepEqual(body(symbol), ['2| export function quote(): string {', "3|   return 'don\uFFFDt';", '4| }']);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
 test('every read records the snapshot and the lines it showed (not the elided interior)', async () => {
   const body = Array.from({ length: 40 }, (_, i) => `    x${i} = ${i}`).join('\n');
   const py = `def big():\n${body}\n    return 0\n`;
