@@ -214,10 +214,11 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, session: 
       // (a text longer in UTF-16 units than the byte limit cannot be recorded: skip the scan)
       if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, { tag: newTag, kind: 'made', bytes: textBytes }) !== null) {
         engine.history.markSeen(rp.real, after, seen);
+        // this session's next stale edit of the file is carried through this one exactly (a stale
+        // edit needs the text it read in the history: both texts are versions there)
+        const shape = liveRecordable() ? shapeOf(loaded.doc.lines.length, decision.hunks, decision.pieces) : null;
+        if (shape !== null && shape.to === next.lines.length) engine.journal.record(session, rp.real, loaded.text, after, shape);
       }
-      // this session's next stale edit of the file is carried through this one exactly
-      const shape = shapeOf(loaded.doc.lines.length, decision.hunks, decision.pieces);
-      if (shape !== null && shape.to === next.lines.length) engine.journal.record(session, rp.real, loaded.text, after, shape);
       // the next structural read of this file finds the new text parsed (lang/warm-after-write.ts)
       void warmAfterWrite(rp.real, display, after);
       const result: EditResult & { summary?: string } = { path: display, file_hash: newTag, header: formatHeader(display, newTag), warnings };

@@ -96,15 +96,26 @@ export function shapeOf(n: number, hunks: readonly Hunk[], pieces: readonly Piec
   const to = spans.reduce((m, s) => m + s.rows - (s.hi - s.lo), n);
   const shape: EditShape = { from: n, to, spans };
   if (to !== pieces.length) return null;
-  // every kept line must be where the map says, and no other line kept
+  // every kept line must be where the map says, and no other line kept (one sweep over the spans)
   let kept = 0;
   for (const p of pieces) if ('src' in p) kept++;
   let mapped = 0;
+  let delta = 0;
+  let k = 0;
   for (let i = 0; i < n; i++) {
-    const j = mapLine(shape, i);
-    if (j < 0) continue;
+    let inside = false;
+    while (k < spans.length && spans[k]!.lo <= i) {
+      const s = spans[k]!;
+      if (!isInsert(s) && i < s.hi) {
+        inside = true;
+        break;
+      }
+      delta += s.rows - (s.hi - s.lo);
+      k++;
+    }
+    if (inside) continue;
     mapped++;
-    const p = pieces[j];
+    const p = pieces[i + delta];
     if (p === undefined || !('src' in p) || p.src !== i) return null;
   }
   return mapped === kept ? shape : null;
