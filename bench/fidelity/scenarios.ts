@@ -11,6 +11,7 @@ import { commentPrefix, editZone, inlineComment, statement } from './edits.js';
 import { expectOf, intended, itemsOf, mutations, type AbstractEdit, type Expect, type Mutation } from './oracle.js';
 import type { Block } from './quote.js';
 import type { Rng } from './rng.js';
+import { parsesWorse } from './syntax.js';
 
 export type Between =
   | { readonly kind: 'none' }
@@ -317,7 +318,15 @@ export const SCENARIOS: readonly Scenario[] = [
     build: ({ target, edit, rng }) => {
       const away = awayFrom(target, edit, 3).filter((i) => target.file.lines[i]!.trim() !== '');
       if (away.length === 0) return null;
-      const k = rng.pick(away);
+      // the comment holding the byte must not change the syntax (appended inside a block comment,
+      // its end would close that comment): the scenario is about an encoding, not a syntax error
+      const c = inlineComment(target.file.lang);
+      const asText = (k: number) => target.file.lines.map((l, i) => (i === k ? `${l}${c.open}(c) Example\uFFFD Corp${c.close}` : l)).join('\n');
+      const k = retry(20, () => {
+        const at = rng.pick(away);
+        return parsesWorse(target, `${asText(at)}\n`) ? null : at;
+      });
+      if (k === null) return null;
       const doc = plain(target);
       return fresh({ ...doc, lines: doc.lines.map((l, i) => (i === k ? withCp1252(l, target) : l)) }, edit);
     },

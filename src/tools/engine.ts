@@ -6,6 +6,7 @@
 import { mergeLists, type EngineConfig } from '../core/config.js';
 import { withOrigin } from '../core/history/bound-history.js';
 import type { HistoryOrigin, HistoryStore } from '../core/history/history-store.js';
+import { EditJournal } from '../core/merge/edit-journal.js';
 import { ReceiptBook } from '../core/receipt-book.js';
 import { ConfigSource, DEFAULT_CONFIG_NAME, type ConfigState } from '../io/config-file.js';
 import { LockManager } from '../io/file-lock.js';
@@ -25,6 +26,8 @@ export interface Engine {
   readonly history: HistoryStore;
   /** file_patch's preview receipts, for every session this engine serves. */
   readonly receipts: ReceiptBook;
+  /** The line maps of the edits each session made (fs_edit), for its own stale edits: one journal for every session. */
+  readonly journal: EditJournal;
   /** The configuration in force, as last refreshed. */
   configState(): ConfigState;
   /** Looks at the configuration file (one stat), reloads it when it changed, and returns what is in force. */
@@ -96,6 +99,7 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
     locks,
     history,
     receipts: new ReceiptBook({ now: options.clock ?? Date.now }),
+    journal: new EditJournal(),
     configState: () => source.current,
     async refreshConfig() {
       const state = source.refresh();

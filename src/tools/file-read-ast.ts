@@ -9,6 +9,7 @@ import type { FileFacts } from '../core/capabilities.js';
 import { DOCUMENT_RESULT_MAX_BYTES, DOCUMENT_SOURCE_MAX_BYTES, parseDocument } from '../core/documents.js';
 import { HashlineError } from '../core/errors.js';
 import { evaluatePointer, parsePointer } from '../core/json-pointer.js';
+import { encodeText, hasEscapedBytes } from '../core/text-codec.js';
 import type { ResolvedPath } from '../io/path-guard.js';
 import { parseCached } from '../lang/parse-cache.js';
 import { languageById, type LanguageInfo } from '../lang/registry.js';
@@ -26,7 +27,9 @@ export const AstResultSchema = z.object({
   selections: z
     .array(z.object({ selector: z.string(), found: z.boolean(), value: z.unknown().optional(), range: z.object({ start: Position, end: Position }).optional(), missing: z.string().optional() }))
     .optional(),
-  symbols: z.array(z.object({ name: z.string(), found: z.boolean(), kind: z.string().optional(), lines: Span.optional(), content: z.string().optional() })).optional(),
+  symbols: z
+    .array(z.object({ name: z.string(), found: z.boolean(), kind: z.string().optional(), lines: Span.optional(), content: z.string().optional(), lossy: z.literal(true).optional() }))
+    .optional(),
   sourceMap: z
     .array(z.object({ name: z.string(), kind: z.string(), lines: Span, children: z.array(z.object({ name: z.string(), kind: z.string(), lines: Span })).optional() }))
     .optional(),
@@ -62,9 +65,15 @@ function selections(rp: ResolvedPath, facts: FileFacts, text: string, selectors:
   return { documentFormat: format, selections: out };
 }
 
-function lineSlice(text: string, start: number, end: number): string {
+/**
+ * Lines [start, end) as text mode shows them: bytes that are not UTF-8 (escaped in the parsed text)
+ * become U+FFFD by the same lenient decoding, and `lossy` says so.
+ */
+function lineSlice(text: string, start: number, end: number): { content: string; lossy?: true } {
   const lines = text.split('\n');
-  return lines.slice(start, end).join('\n') + (end < lines.length ? '\n' : '');
+  const slice = lines.slice(start, end).join('\n') + (end < lines.length ? '\n' : '');
+  if (!hasEscapedBytes(slice)) return { content: slice };
+  return { content: Buffer.from(encodeText(slice)).toString('utf8'), lossy: true };
 }
 
 function symbolsOf(lang: LanguageInfo, rp: ResolvedPath, text: string, names: readonly string[]): AstResult {
@@ -74,7 +83,7 @@ function symbolsOf(lang: LanguageInfo, rp: ResolvedPath, text: string, names: re
     symbols: names.map((name) => {
       const m = findSymbol(lang, root, name);
       if (!m) return { name, found: false };
-      return { name, found: true, kind: m.kind, lines: [m.start - 1, m.end] as [number, number], content: lineSlice(text, m.start - 1, m.end) };
+      return { name, found: true, kind: m.kind, lines: [m.start - 1, m.end] as [number, number], ...lineSlice(text, m.start - 1, m.end) };
     }),
   };
 }

@@ -18,6 +18,7 @@ import { generatedMarker, generatedRefusal } from '../core/generated.js';
 import { jsonEscapedBytes, ReplyBudget } from '../core/reply-budget.js';
 import * as msg from '../core/messages/edit.js';
 import type { HistoryKind } from '../core/messages/edit.js';
+import { shapeOf } from '../core/merge/edit-shape.js';
 import { decideEdit } from '../core/merge/recover.js';
 import { formatHeader, isTag } from '../core/tag.js';
 import { docTag, serializeWithText } from '../core/text-doc.js';
@@ -30,7 +31,7 @@ import { resolveBlock } from '../lang/blocks.js';
 import { warmAfterWrite } from '../lang/warm-after-write.js';
 import type { Engine } from './engine.js';
 import { EditResultSchema, type EditResult } from './hashline-results.js';
-import { defineTool } from './tool.js';
+import { defineTool, PROCESS_SESSION_ID } from './tool.js';
 
 const Target = z.strictObject({
   path: z.string().describe('file to edit, relative to the project root'),
@@ -144,7 +145,7 @@ function changedSpan(pieces: readonly Piece[], oldCount: number): string {
   return msg.compactSpan(Math.max(1, first + 1), Math.max(1, last + 1), added, oldCount - kept);
 }
 
-async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: AbortSignal, budget: ReplyBudget, compact = false): Promise<EditResult & { summary?: string }> {
+async function editOne(engine: Engine, target: z.infer<typeof Target>, session: string, signal: AbortSignal, budget: ReplyBudget, compact = false): Promise<EditResult & { summary?: string }> {
   let rp: ResolvedPath;
   try {
     rp = await engine.guard.resolve(target.path, 'write');
@@ -180,6 +181,7 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
         versions,
         liveUnrecordable: !liveRecordable(),
         resolveBlock: (text, line) => resolveBlock(rp.real, text, line),
+        ownEdits: (from) => engine.journal.chain(session, rp.real, from, loaded.text),
         history: historyKind(engine),
       });
       const next = materialize(loaded.doc, decision.pieces);
@@ -216,6 +218,10 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, signal: A
       // (a text longer in UTF-16 units than the byte limit cannot be recorded: skip the scan)
       if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, { tag: newTag, kind: 'made', bytes: textBytes }) !== null) {
         engine.history.markSeen(rp.real, after, seen);
+        // this session's next stale edit of the file is carried through this one exactly (a stale
+        // edit needs the text it read in the history: both texts are versions there)
+        const shape = liveRecordable() ? shapeOf(loaded.doc.lines.length, decision.hunks, decision.pieces) : null;
+        if (shape !== null && shape.to === next.lines.length) engine.journal.record(session, rp.real, loaded.text, after, shape);
       }
       // the next structural read of this file finds the new text parsed (lang/warm-after-write.ts)
       void warmAfterWrite(rp.real, display, after);
@@ -268,7 +274,7 @@ export const fsEditTool = defineTool({
     for (let k = 0; k < args.targets.length; k++) {
       const target = args.targets[k]!;
       try {
-        applied.push(await editOne(engine, target, call.signal, budget, args.reply === 'compact'));
+        applied.push(await editOne(engine, target, call.sessionId ?? PROCESS_SESSION_ID, call.signal, budget, args.reply === 'compact'));
         call.progress({ progress: k + 1, total: args.targets.length });
       } catch (e) {
         const err = toHashlineError(e);

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { HashlineError, toHashlineError } from '../core/errors.js';
 import { parseLineRange } from '../core/line-range.js';
 import { MAX_BATCH_FILES } from '../core/config.js';
-import { blockNotResolved, directoryWithoutSymbol, noGrammar, notUtf8, replyBudgetExhausted, symbolNotFound, symbolSearchCapped } from '../core/messages/read.js';
+import { blockNotResolved, directoryWithoutSymbol, noGrammar, notUtf8, replyBudgetExhausted, symbolMaybeHidden, symbolNotFound, symbolSearchCapped } from '../core/messages/read.js';
 import { assembleContent, renderBlock, renderRanges, renderWhole, type LineSource, type Rendered } from '../core/read-render.js';
 import { ReplyBudget } from '../core/reply-budget.js';
 import { formatHeader } from '../core/tag.js';
@@ -18,6 +18,7 @@ import type { ResolvedPath } from '../io/path-guard.js';
 import { loadForParse, loadLines } from '../io/read-lines.js';
 import { resolveBlockInTree } from '../lang/blocks.js';
 import { parseCached } from '../lang/parse-cache.js';
+import { sourceErrorPositions } from '../lang/parse-health.js';
 import { isAvailable, languageForPath } from '../lang/registry.js';
 import { noGrammarInstalled } from '../core/messages/lang.js';
 import { searchSymbol } from '../lang/symbol-search.js';
@@ -73,6 +74,17 @@ async function isDirectory(engine: Engine, rp: ResolvedPath): Promise<boolean> {
   }
 }
 
+/** When the file does not parse: where its first syntax error is and where the name occurs (at most 5 lines). */
+function hiddenBySyntax(lang: NonNullable<ReturnType<typeof languageForPath>>, text: string, name: string): string[] {
+  const first = sourceErrorPositions(lang, text, 1)?.[0];
+  if (first === undefined) return [];
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_$])`, 'u');
+  const at: number[] = [];
+  const { lines } = splitLines(text);
+  for (let i = 0; i < lines.length && at.length < 5; i++) if (word.test(lines[i]!)) at.push(i + 1);
+  return [symbolMaybeHidden(name, first.line, at)];
+}
+
 async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget: ReplyBudget, signal: AbortSignal, full: boolean): Promise<ReadResult[]> {
   if (await isDirectory(engine, rp)) {
     const { hits, problems } = await searchSymbol(engine.guard, rp.real, name, { signal, limit: MAX_BATCH_FILES + 1 });
@@ -100,7 +112,7 @@ async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget
   const loaded = await loadForParse(engine.guard, rp, signal);
   const tree = parseCached(lang, loaded.text);
   const match = tree ? findSymbolCached(lang, tree, name) : null;
-  if (!match) return [warningResult(rp.display, symbolNotFound(name, rp.display))];
+  if (!match) return [warningResult(rp.display, [symbolNotFound(name, rp.display), ...hiddenBySyntax(lang, loaded.text, name)].join(' '))];
   const src = textSource(loaded.text);
   const r = renderBlock(src, match, budget, full);
   remember(engine, rp.real, loaded.text, r.seen);

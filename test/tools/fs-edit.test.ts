@@ -189,6 +189,34 @@ test('fs_edit: a stale tag from an earlier edit of this session is merged; an ex
   assert.equal(await fsp.readFile(p, 'utf8'), 'L1\nl2\nl3\nTHEIRS\nl5\nL6\nl7\n');
 });
 
+test("fs_edit: after its own edit rewrote the line above, the session's stale edit lands after the rewrite; another session's does not", async () => {
+  const text = 'l1\nl2\nl3\nl4\nl5\nl6\n';
+  const { sb, engine } = await setup({ 'a.txt': text });
+  const p = path.join(sb.root, 'a.txt');
+  const tag = readAs(engine, sb, 'a.txt', text);
+  // line 3 kept and a row added after it (the way an agent adds a statement below a line)
+  await run(engine, [{ path: 'a.txt', file_hash: tag, ops: 'replace 3:\n+l3\n+added' }]);
+  const afterPrior = 'l1\nl2\nl3\nadded\nl4\nl5\nl6\n';
+  // another session with the same old tag: the lines around the gap no longer meet, refused
+  const other = await fsEditTool.run(engine, { targets: [{ path: 'a.txt', file_hash: tag, ops: 'insert after 3:\n+theirs' }] }, { ...call(), sessionId: 'other' });
+  assert.equal(other.isError, true);
+  assert.equal(other.structured.code, 'edit_rejected');
+  assert.equal(await fsp.readFile(p, 'utf8'), afterPrior);
+  // this session: carried through its own edit
+  const mine = await run(engine, [{ path: 'a.txt', file_hash: tag, ops: 'insert after 3:\n+mine\ndelete 5' }]);
+  assert.equal(mine.isError, undefined, mine.text);
+  assert.deepEqual(mine.structured.results![0]!.warnings, [msg.RECOVERED_EARLIER_SNAPSHOT]);
+  assert.equal(await fsp.readFile(p, 'utf8'), 'l1\nl2\nl3\nadded\nmine\nl4\nl6\n');
+  // and through both of its edits, with the same tag again
+  const third = await run(engine, [{ path: 'a.txt', file_hash: tag, ops: 'delete 1\ninsert after 6:\n+end' }]);
+  assert.equal(third.isError, undefined, third.text);
+  assert.equal(await fsp.readFile(p, 'utf8'), 'l2\nl3\nadded\nmine\nl4\nl6\nend\n');
+  // someone else writes the file: the chain is broken, the rules by text decide again
+  await fsp.writeFile(p, 'top\nl2\nl3\nadded\nmine\nl4\nl6\nend\n');
+  const broken = await failure(engine, [{ path: 'a.txt', file_hash: tag, ops: 'insert after 3:\n+again' }]);
+  assert.equal(broken.structured.code, 'edit_rejected');
+});
+
 test('fs_edit: block ops resolve through the language registry', async () => {
   const src = 'const a = 1;\n\nfunction f() {\n  return 1;\n}\n\nconst b = 2;\n';
   const { sb, engine } = await setup({ 'x.ts': src });

@@ -117,6 +117,47 @@ test('a file that is not UTF-8: U+FFFD shown, a warning, the tag over the escape
   }
 });
 
+test('a symbol read of a file with a cp1252 byte elsewhere: the tag, line texts and warning of the whole-file read', async () => {
+  // 0x92 (a cp1252 right quote) in the comment above the function and in a string inside it
+  const bytes = Buffer.concat([Buffer.from('// it'), Buffer.from([0x92]), Buffer.from("s fine\nexport function quote(): string {\n  return 'don"), Buffer.from([0x92]), Buffer.from("t';\n}\n")]);
+  const sb = await makeSandbox({ 'cp.ts': bytes });
+  try {
+    const engine = await engineFor(sb.root);
+    const [whole, symbol] = await read(engine, { path: 'cp.ts' }, { path: 'cp.ts', symbol: 'quote' });
+    assert.equal(symbol!.file_hash, whole!.file_hash);
+    assert.ok(symbol!.file_hash !== '');
+    assert.equal(symbol!.warnings, msg.notUtf8('cp.ts'));
+    assert.equal(whole!.warnings, msg.notUtf8('cp.ts'));
+    const body = (r: typeof whole) => r!.content.split('\n').filter((l) => /^[2-4]\| /.test(l));
+    assert.deepEqual(body(symbol), body(whole));
+    assert.deepEqual(body(symbol), ['2| export function quote(): string {', "3|   return 'don\uFFFDt';", '4| }']);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+test('a symbol the parse cannot see (a comment closed early above it): the syntax error, where the name occurs, the next read', async () => {
+  const src = '/** Maps a type. /* note */\n * It was added later.\n */\nexport function toExt(t: string) {\n  return t;\n}\n';
+  const sb = await makeSandbox({ 'm.ts': src });
+  try {
+    const engine = await engineFor(sb.root);
+    const [r] = await read(engine, { path: 'm.ts', symbol: 'toExt' });
+    assert.equal(r!.file_hash, '');
+    assert.ok(r!.warnings!.startsWith(msg.symbolNotFound('toExt', 'm.ts')));
+    assert.match(r!.warnings!, /syntax error at line \d+, which can hide a definition; `toExt` occurs at line 4: read them with `fs_read` and line_range "2-24"\.$/);
+    // a file that parses: the seed's text alone
+    const sb2 = await makeSandbox({ 'ok.ts': 'export const a = 1;\n' });
+    try {
+      const [r2] = await read(await engineFor(sb2.root), { path: 'ok.ts', symbol: 'toExt' });
+      assert.equal(r2!.warnings, msg.symbolNotFound('toExt', 'ok.ts'));
+    } finally {
+      await sb2.cleanup();
+    }
+  } finally {
+    await sb.cleanup();
+  }
+});
+
 test('every read records the snapshot and the lines it showed (not the elided interior)', async () => {
   const body = Array.from({ length: 40 }, (_, i) => `    x${i} = ${i}`).join('\n');
   const py = `def big():\n${body}\n    return 0\n`;

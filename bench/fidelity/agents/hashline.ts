@@ -74,13 +74,20 @@ class HashlineAgent implements Agent {
     const view = new Map<number, string>();
     const target = this.mode === 'symbol' ? { path: file.rel, symbol: file.fn.name, full: true } : { path: file.rel };
     const first = await this.call('fs_read', { targets: [target] }, calls);
-    const { tag, elided } = parseRead(first.text, view);
-    if (elided) parseRead((await this.call('fs_read', { targets: [{ path: file.rel, line_range: `${elided[0]}-${elided[1]}` }] }, calls)).text, view);
+    const parsed = parseRead(first.text, view);
+    const { elided } = parsed;
+    // (a read that found no symbol has no tag: the agent takes the one of the read that showed the lines)
+    let tag = parsed.tag;
+    if (elided) {
+      const more = parseRead((await this.call('fs_read', { targets: [{ path: file.rel, line_range: `${elided[0]}-${elided[1]}` }] }, calls)).text, view);
+      tag ??= more.tag;
+    }
     const missing = file.needed.filter((n) => n >= 0 && !view.has(n));
     if (missing.length > 0) {
       const lo = Math.min(...missing) + 1;
       const hi = Math.max(...missing) + 1;
-      parseRead((await this.call('fs_read', { targets: [{ path: file.rel, line_range: `${lo}-${hi}` }] }, calls)).text, view);
+      const more = parseRead((await this.call('fs_read', { targets: [{ path: file.rel, line_range: `${lo}-${hi}` }] }, calls)).text, view);
+      tag ??= more.tag;
     }
     return { state: { ...(tag ? { tag } : {}), view }, calls };
   }

@@ -4,8 +4,10 @@
 // text that merely collides with the tag) the ops are planned on that snapshot and each hunk is
 // placed on the live text where its lines and one unchanged line on each side now sit, found by
 // their text (place.ts): shifted by drift, moved with their block, or re-indented by a formatter
-// (rows re-indented the same way). When the session's own later edit is what changed the text,
-// a hunk needs only its own lines unchanged (the session-chain rule). A place that is not unique
+// (rows re-indented the same way). When the session's own edits, as this server applied them,
+// lead from the text read to the live text, each hunk is carried through their exact line maps
+// (edit-shape.ts); failing that, when the session's own later version is what changed the text, a
+// hunk needs only its own lines unchanged (the session-chain rule). A place that is not unique
 // is no place. Failing that, a rejection that says what changed and which call to make next,
 // with the current lines around the anchors. Pure: the caller loads, locks and writes.
 
@@ -15,6 +17,7 @@ import { applyHunks, isIdentity, textLines } from '../edit/apply.js';
 import { onlyHeadTail, type BlockResolver, type EditOp, type Hunk, type Piece } from '../edit/ops.js';
 import { repairBalance } from '../edit/balance-repair.js';
 import { anchorLines, resolvePlan } from '../edit/plan.js';
+import { carryHunks, type EditShape } from './edit-shape.js';
 import { explainRefusal } from './explain.js';
 import { lineMap } from './line-map.js';
 import { mismatchContext } from './mismatch.js';
@@ -46,11 +49,17 @@ export interface EditRequest {
    */
   readonly liveUnrecordable?: boolean;
   readonly resolveBlock?: BlockResolver | undefined;
+  /**
+   * The session's own edits, as this server applied them, that lead from this text to the live
+   * text (oldest first), or null when they do not (someone else changed the file along the way).
+   */
+  readonly ownEdits?: ((from: string) => readonly EditShape[] | null) | undefined;
   /** How the history is kept, for the advice after an unknown tag. */
   readonly history?: msg.HistoryKind | undefined;
 }
 
-export type EditRoute = 'direct' | 'head_tail' | 'merge' | 'chain' | 'noop';
+/** `carried`: through the session's own edits as applied (exact); `chain`: the session-chain fallback by text. */
+export type EditRoute = 'direct' | 'head_tail' | 'merge' | 'carried' | 'chain' | 'noop';
 
 export interface EditDecision {
   /** The edited file as pieces of the live lines (see edit/apply.ts). */
@@ -103,6 +112,17 @@ export function decideEdit(req: EditRequest): EditDecision {
     const replay = applyHunks(snapLines, hunks);
     if (isIdentity(snapLines.length, replay)) {
       return { pieces: live.lines.map((_, src) => ({ src })), warnings: [], route: 'noop', hunks: [] };
+    }
+    // the session's own edits since this read: their line maps are exact, no text is searched
+    const own = req.ownEdits?.(snap.text);
+    const carried = own ? carryHunks(hunks, own, snapLines, live.lines) : null;
+    if (carried !== null) {
+      return {
+        pieces: applyHunks(live.lines, carried),
+        warnings: [...repaired, msg.RECOVERED_EARLIER_SNAPSHOT, ...unseenWarning(hunks, snap.seen)],
+        route: 'carried',
+        hunks: carried,
+      };
     }
     const map = lineMap(snapLines, live.lines, MAP_MAX_EDITS);
     let route: EditRoute = 'merge';

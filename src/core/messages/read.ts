@@ -43,6 +43,17 @@ export function symbolNotFound(name: string, path: string): string {
   return `symbol \`${name}\` not found in \`${path}\`. Verify the symbol name is spelled exactly as defined in source code. If \`${path}\` is a directory, it may contain no files with a supported tree-sitter grammar. Try using \`line\` targeting to read specific sections, or read the whole file to inspect its contents.`;
 }
 
+/**
+ * hashline's own, after symbolNotFound: the file does not parse, which can hide a definition; where
+ * the first syntax error is, where the name occurs in the text, and the read that shows those lines.
+ */
+export function symbolMaybeHidden(name: string, errorLine: number, occurrences: readonly number[]): string {
+  if (occurrences.length === 0) return `The file has a syntax error at line ${errorLine}, which can hide a definition.`;
+  const lo = Math.max(1, Math.min(...occurrences) - 2);
+  const hi = Math.max(...occurrences) + 20;
+  return `The file has a syntax error at line ${errorLine}, which can hide a definition; \`${name}\` occurs at line${occurrences.length > 1 ? 's' : ''} ${occurrences.join(', ')}: read them with \`fs_read\` and line_range "${lo}-${hi}".`;
+}
+
 export function noGrammar(path: string): string {
   return `no tree-sitter grammar available for \`${path}\`; use \`line\` targeting or read the whole file instead`;
 }

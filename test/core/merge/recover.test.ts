@@ -11,11 +11,13 @@ import { parseEditOps } from '../../../src/core/edit/parse.js';
 import * as msg from '../../../src/core/messages/edit.js';
 import { decideEdit, type SessionVersion } from '../../../src/core/merge/recover.js';
 import { mismatchContext } from '../../../src/core/merge/mismatch.js';
+import { applyHunks } from '../../../src/core/edit/apply.js';
+import { shapeOf } from '../../../src/core/merge/edit-shape.js';
 import { computeTag } from '../../../src/core/tag.js';
 
 const v = (text: string, seen: number[] = textLines(text).map((_, i) => i + 1)): SessionVersion => ({ tag: computeTag(text), text, seen: new Set(seen) });
 
-function run(ops: string, tag: string, liveText: string, versions: SessionVersion[], extra: { liveUnrecordable?: boolean } = {}) {
+function run(ops: string, tag: string, liveText: string, versions: SessionVersion[], extra: Pick<Parameters<typeof decideEdit>[0], 'liveUnrecordable' | 'ownEdits'> = {}) {
   const live = { text: liveText, lines: textLines(liveText), tag: computeTag(liveText) };
   const d = decideEdit({ ops: parseEditOps(ops).ops, tag, live, versions, ...extra });
   return { ...d, text: piecesToLines(live.lines, d.pieces).join('\n') + '\n' };
@@ -80,6 +82,51 @@ test('session-chain fallback: a prior edit changed a neighbour of the re-targete
   assert.equal(r.route, 'chain');
   assert.deepEqual(r.warnings, [msg.RECOVERED_BY_REPLAY]);
   assert.equal(r.text, 'a\nb\nC!\nD\ne\nf\ng\n');
+});
+
+/** The session's own edit of `text`, as fs_edit applies and journals it: the new text and the lookup of its line map. */
+function ownEdit(text: string, ops: string) {
+  const d = decideEdit({ ops: parseEditOps(ops).ops, tag: computeTag(text), live: { text, lines: textLines(text), tag: computeTag(text) }, versions: [v(text)] });
+  const after = piecesToLines(textLines(text), d.pieces).join('\n') + '\n';
+  const shape = shapeOf(textLines(text).length, d.hunks, applyHunks(textLines(text), d.hunks))!;
+  return { after, ownEdits: (from: string) => (from === text ? [shape] : null) };
+}
+
+test("the session's own edit rewrote or deleted the line above the gap: the edit is carried through it exactly", () => {
+  // (the shapes of the refusals the fidelity benchmark met before this rule: each is refused by text alone)
+  const cases: Array<[prior: string, ours: string, want: string]> = [
+    ['replace 3:\n+c\n+c2', 'insert after 3:\n+mine\ndelete 5', 'a\nb\nc\nc2\nmine\nd\nf\ng\n'],
+    ['delete 3', 'insert after 3:\n+mine', 'a\nb\nmine\nd\ne\nf\ng\n'],
+    ['delete 4', 'delete 2\ninsert after 3:\n+mine', 'a\nc\nmine\ne\nf\ng\n'],
+  ];
+  for (const [prior, ours, want] of cases) {
+    const { after, ownEdits } = ownEdit(READ, prior);
+    assert.throws(() => run(ours, computeTag(READ), after, [v(READ), v(after)]), (e: Error & { code?: string }) => e.code === 'edit_rejected', `${prior} / ${ours}`);
+    const r = run(ours, computeTag(READ), after, [v(READ), v(after)], { ownEdits });
+    assert.equal(r.route, 'carried');
+    assert.deepEqual(r.warnings, [msg.RECOVERED_EARLIER_SNAPSHOT]);
+    assert.equal(r.text, want, `${prior} / ${ours}`);
+  }
+});
+
+test("carried by what the session's edit did, where the text sits twice", () => {
+  const read = 'k\nif\nA\n}\nY\nk\nif\nA\n}\nY\n';
+  const { after, ownEdits } = ownEdit(read, 'delete 10');
+  // refused by text: "A }" sits at two places, and what is around each agrees as far either way
+  assert.throws(() => run('delete 8..9', computeTag(read), after, [v(read), v(after)]), (e: Error & { code?: string }) => e.code === 'edit_rejected');
+  assert.equal(run('delete 8..9', computeTag(read), after, [v(read), v(after)], { ownEdits }).text, 'k\nif\nA\n}\nY\nk\nif\n');
+});
+
+test("no place through the session's own edit: the rules by text decide, as before", () => {
+  const { after, ownEdits } = ownEdit(READ, 'insert after 3:\n+n');
+  // an insertion at the gap the session's edit inserted at has no order: refused
+  assert.throws(() => run('insert after 3:\n+mine', computeTag(READ), after, [v(READ), v(after)], { ownEdits }), (e: Error & { code?: string }) => e.code === 'edit_rejected');
+  // a line the session rewrote is re-targeted by the session-chain fallback (its text is unchanged)
+  const rewrite = ownEdit(READ, 'replace 3:\n+c\n+c2');
+  const r = run('replace 3:\n+C', computeTag(READ), rewrite.after, [v(READ), v(rewrite.after)], { ownEdits: rewrite.ownEdits });
+  assert.equal(r.route, 'chain');
+  assert.equal(r.text, 'a\nb\nC\nc2\nd\ne\nf\ng\n');
+  void ownEdits;
 });
 
 test('no chain fallback when the tag is the newest version (the drift is external)', () => {

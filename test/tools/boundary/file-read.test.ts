@@ -15,6 +15,7 @@ type ReadEntry = {
   sha256?: string;
   size?: number;
   content?: string;
+  lossy?: boolean;
   truncated?: boolean;
   hasMore?: boolean;
   totalLines?: number;
@@ -22,7 +23,7 @@ type ReadEntry = {
   lines?: { requested: [number, number]; returned: [number, number] };
   ast?: {
     selections?: Array<{ selector: string; found: boolean; value?: unknown; range?: { start: { line: number; column: number } }; missing?: string }>;
-    symbols?: Array<{ name: string; found: boolean; kind?: string; lines?: [number, number]; content?: string }>;
+    symbols?: Array<{ name: string; found: boolean; kind?: string; lines?: [number, number]; content?: string; lossy?: boolean }>;
     sourceMap?: Array<{ name: string; kind: string; lines: [number, number]; children?: Array<{ name: string }> }>;
   };
   capabilities?: { effective: { read: string[] } };
@@ -39,6 +40,8 @@ before(async () => {
   sb = await makeSandbox({
     'crlf.txt': LINES,
     'app.ts': TS,
+    // a cp1252 right quote (0x92) in a comment above the function, and in a string inside it
+    'cp.ts': Buffer.concat([Buffer.from('// it'), Buffer.from([0x92]), Buffer.from("s fine\nexport function quote(): string {\n  return 'don"), Buffer.from([0x92]), Buffer.from("t';\n}\n")]),
     'bin.dat': Buffer.from([0, 1, 2, 3, 0xff]),
     'conf.json': '{\n  "a/b": {"m~n": [10, 20]},\n  "list": [[1, 2], [3, {"deep": "x"}]]\n}\n',
     'tsconfig.jsonc': '{\n  // comment\n  "compilerOptions": {"strict": true,},\n}\n',
@@ -150,6 +153,16 @@ test('symbols and the source map: zero-based lines a text read can take back', a
   assert.deepEqual(names, ['Box', 'main']);
   assert.deepEqual(auto!.ast!.sourceMap![0]!.children?.map((c) => c.name), ['open', 'close']);
   assert.equal(windowed!.resolvedMode, 'text');
+});
+
+test('symbols of a file with a byte that is not UTF-8: the same text as a text window (U+FFFD, lossy)', async () => {
+  const [syms, windowed] = (await read([{ filePath: 'cp.ts', symbols: ['quote'] }, { filePath: 'cp.ts', lines: [1, 4] }])).files;
+  const quote = syms!.ast!.symbols![0]!;
+  assert.deepEqual({ found: quote.found, lines: quote.lines, lossy: quote.lossy }, { found: true, lines: [1, 4], lossy: true });
+  assert.equal(quote.content, "export function quote(): string {\n  return 'don\uFFFDt';\n}\n");
+  assert.equal(quote.content, windowed!.content);
+  assert.equal(windowed!.lossy, true);
+  assert.ok(!/[\uD800-\uDFFF]/.test(quote.content!), 'no lone surrogate');
 });
 
 test('per-file refusals: binary text read, directory, missing, read-blocked, outside', async () => {

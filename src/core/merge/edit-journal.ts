@@ -1,0 +1,66 @@
+// The edits each session made, as this server applied them: per session and file, the exact line
+// map of each edit (edit-shape.ts) between the text it was applied to and the text it wrote, both
+// known by their SHA-256 (of the UTF-16 text, so that escaped bytes count). A stale edit of the
+// same session asks for the chain of its own edits that leads from the text it read to the live
+// text; when another writer changed the file anywhere along the way, there is no chain. In memory,
+// per engine, bounded: the least recently used sessions and files, and the oldest edits, go first.
+
+import { createHash } from 'node:crypto';
+import type { EditShape } from './edit-shape.js';
+
+/** Sessions kept, files per session, edits per file. */
+export const JOURNAL_SESSIONS = 64;
+export const JOURNAL_FILES = 64;
+export const JOURNAL_EDITS = 16;
+
+interface Entry {
+  readonly before: string;
+  readonly after: string;
+  readonly shape: EditShape;
+}
+
+const digest = (text: string) => createHash('sha256').update(text, 'utf16le').digest('base64');
+
+/** A map kept in least-recently-used order, at most `cap` keys. */
+function touch<K, V>(map: Map<K, V>, key: K, make: () => V, cap: number): V {
+  const found = map.get(key);
+  if (found !== undefined) map.delete(key);
+  const value = found ?? make();
+  map.set(key, value);
+  while (map.size > cap) map.delete(map.keys().next().value as K);
+  return value;
+}
+
+export class EditJournal {
+  private readonly sessions = new Map<string, Map<string, Entry[]>>();
+
+  /** Records that `session` edited `path` from text `before` to text `after`, with this shape. */
+  record(session: string, path: string, before: string, after: string, shape: EditShape): void {
+    const files = touch(this.sessions, session, () => new Map<string, Entry[]>(), JOURNAL_SESSIONS);
+    const entries = touch(files, path, () => [], JOURNAL_FILES);
+    entries.push({ before: digest(before), after: digest(after), shape });
+    if (entries.length > JOURNAL_EDITS) entries.splice(0, entries.length - JOURNAL_EDITS);
+  }
+
+  /**
+   * The shapes of the session's own edits that turned text `from` into text `to`, oldest first: the
+   * newest edit that wrote `to`, the newest earlier one that wrote the text it was applied to, and
+   * so on back to `from`. Null when the chain breaks (a text no edit of this session wrote).
+   */
+  chain(session: string, path: string, from: string, to: string): EditShape[] | null {
+    const entries = this.sessions.get(session)?.get(path);
+    if (!entries || entries.length === 0) return null;
+    const start = digest(from);
+    let at = digest(to);
+    if (at === start) return null;
+    const out: EditShape[] = [];
+    for (let k = entries.length - 1; k >= 0; k--) {
+      const e = entries[k]!;
+      if (e.after !== at) continue;
+      out.unshift(e.shape);
+      at = e.before;
+      if (at === start) return out;
+    }
+    return null;
+  }
+}
