@@ -5,6 +5,7 @@
 // verified-read server (bench/lib/verified-read-server.mjs) for the GETs of a file; the daemon's
 // idle RSS for the window; a bare node:http server sending the archive's bytes from memory
 // (bench/lib/blob-server.mjs) for GET tar; the durable member writes for PUT tar.
+// BENCH_HTTP_ROWS=ID,ID (e.g. http-tar-put) runs only those rows.
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, promises as fsp, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -382,7 +383,10 @@ export const http: Workload = {
     };
     if (!ctx.serve) return [fileRow, endRow, startRow, tarRow, putRow].map((r) => notBuilt(r, '`hashline serve`'));
     const rows: Row[] = [];
+    // BENCH_HTTP_ROWS=http-tar-put,... runs only those rows of this workload (a narrower measurement)
+    const wanted = process.env.BENCH_HTTP_ROWS?.split(',').map((s) => s.trim());
     const guard = async (f: () => Promise<Row[]>, bases: Omit<Row, 'status'>[]) => {
+      if (wanted && !bases.some((b) => wanted.includes(b.id))) return;
       try {
         rows.push(...(await f()));
       } catch (e) {

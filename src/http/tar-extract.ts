@@ -6,9 +6,10 @@
 // by member, in archive order, by tar-member-writer.ts: files through writeAtomic (temp file +
 // rename under the path's lock; small files written concurrently with the next members, every
 // directory flushed once at the end), links under a temp name renamed into place, directory modes
-// last, deepest first. Right
-// before each member its parents must be plain directories, and every name is resolved inside a
-// parent opened and verified through its descriptor, so no member is written through a link.
+// last, deepest first. Each
+// member's parents must be plain directories (verified once per extraction and checked by their
+// held descriptor before each use, tar-dirs.ts), and every name is resolved inside that verified
+// parent, so no member is written through a link.
 //
 // A kill mid-extraction leaves each member either absent, as it was, or complete (never torn);
 // the members already written stay (extraction is not atomic as a whole, e.g. on a full disk).

@@ -15,23 +15,24 @@
 //   applied by `finish`, deepest first, once every member has landed. Modes come from
 //   tar-rules.ts `memberMode` (CPython's `data` filter); the extraction root's mode is never changed.
 //
-// Right before each member, every parent from the root down must be a plain directory (a symbolic
-// link there is refused with the pre-scan's message); the anchored parent closes the rest of the
-// window. A symbolic link at the member's own path is replaced, never followed.
+// Every member's parent is made, verified and held open by tar-dirs.ts (the directories of the
+// extraction, each checked once from the root down and then by its descriptor before each use): a
+// symbolic link or other non-directory on the way is refused with the pre-scan's message, and
+// names are resolved inside the held descriptor, never along the path. A symbolic link at the
+// member's own path is replaced, never followed. Calls that only touch memory are synchronous (see
+// io/atomic-write.ts); the thread pool is left to the fsyncs.
 
-import { constants, promises as fsp } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { fchmodSync, linkSync, lstatSync, renameSync, rmdirSync, symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { ReadEntry } from 'tar';
 import { HashlineError } from '../core/errors.js';
-import { permissionDenied } from '../core/messages/guard.js';
-import { linkTargetUnreadable, memberEscapes, memberThroughLink } from '../core/messages/http.js';
+import { linkTargetUnreadable, memberEscapes } from '../core/messages/http.js';
 import { syncDirectories } from '../io/atomic-batch.js';
 import { tempNameFor, writeAtomic } from '../io/atomic-write.js';
-import { descriptorPath } from '../io/open-verified.js';
 import type { Engine } from '../tools/engine.js';
 import type { ReserveWatch } from './disk-space.js';
 import type { PutRecorder } from './put-history.js';
+import { ExtractionDirs } from './tar-dirs.js';
 import { lexicalParts, memberMode } from './tar-rules.js';
 
 const FILE_TYPES = new Set(['File', 'OldFile', 'ContiguousFile']);
@@ -40,19 +41,6 @@ const SMALL_MEMBER = 1024 * 1024;
 /** At most this many such writes, holding at most this many bytes, at once. */
 const MAX_IN_FLIGHT = 64;
 const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
-
-interface Anchor {
-  handle: FileHandle;
-  /** Names under this prefix resolve inside the opened directory (/proc/self/fd/N on Linux). */
-  prefix: string;
-}
-
-function statOrNull(p: string) {
-  return fsp.lstat(p).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return null;
-    throw e;
-  });
-}
 
 export class MemberWriter {
   /** Directory members below the root by absolute path (a later member wins), with their modes. */
@@ -64,6 +52,8 @@ export class MemberWriter {
   private failure: { error: unknown } | undefined;
   /** Directories a file was renamed into, flushed once by `finish`. */
   private readonly written = new Set<string>();
+  /** The extraction's directories, verified and held open. */
+  readonly dirs: ExtractionDirs;
 
   constructor(
     private readonly engine: Engine,
@@ -73,7 +63,9 @@ export class MemberWriter {
     private readonly watch?: ReserveWatch,
     /** Records each file member that landed in the history. */
     private readonly recorder?: PutRecorder,
-  ) {}
+  ) {
+    this.dirs = new ExtractionDirs(engine.guard, root);
+  }
 
   /** Writes one member; consumes (or drains) the entry's data. */
   async write(entry: ReadEntry): Promise<void> {
@@ -103,6 +95,7 @@ export class MemberWriter {
   /** Waits for the files being written, whatever becomes of them (after a failure elsewhere). */
   async settle(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.all(this.inFlight.values());
+    this.dirs.close();
   }
 
   /** True when a file being written is `abs` or one of its parents, or lies below `abs`. */
@@ -113,126 +106,99 @@ export class MemberWriter {
 
   /** Applies the directory members' modes, deepest first (a read-only parent cannot block a child). */
   async finish(): Promise<void> {
-    await this.drain();
-    // every file renamed into a directory is durable before the extraction says it is done
-    await syncDirectories(this.written);
-    const depth = (p: string) => p.split('/').length;
-    const dirs = [...this.dirModes].sort(([a], [b]) => depth(b) - depth(a));
-    for (const [abs, mode] of dirs) {
-      const rel = path.relative(this.root, abs);
-      const handle = await this.anchor(rel || '.', abs);
-      try {
-        await handle.handle.chmod(mode);
-      } finally {
-        await handle.handle.close().catch(() => undefined);
+    try {
+      await this.drain();
+      // every file renamed into a directory is durable before the extraction says it is done
+      await syncDirectories(this.written);
+      const depth = (p: string) => p.split('/').length;
+      const dirs = [...this.dirModes].sort(([a], [b]) => depth(b) - depth(a));
+      for (const [abs, mode] of dirs) {
+        const rel = path.relative(this.root, abs);
+        const d = this.dirs.acquire(rel, rel.split('/'));
+        try {
+          fchmodSync(d.fd, mode);
+        } finally {
+          this.dirs.release(d);
+        }
       }
+    } finally {
+      await this.settle();
     }
   }
 
-  private refuse(member: string, component: string): HashlineError {
-    return new HashlineError('tar_member_refused', memberThroughLink(member, component || '.'), { details: { member } });
+  private refuse(member: string, abs: string): HashlineError {
+    return this.dirs.refuse(member, abs);
   }
 
   private assertAdmitted(abs: string): void {
-    if (!this.engine.guard.admitsReal(abs, 'write')) {
-      throw new HashlineError('path_blocked', permissionDenied(this.engine.guard.display(abs), 'path is in blocklist'));
-    }
+    this.dirs.assertAdmitted(abs);
   }
 
   /**
    * Checks that each of `dirs` (components under the root) is a plain directory, down to the first
-   * missing one; a link or any other non-directory in the way is refused.
+   * missing one, without making any (the parents of a hard link's source).
    */
-  private async assertPlainDirs(member: string, dirs: readonly string[]): Promise<void> {
+  private assertPlainDirs(member: string, dirs: readonly string[]): void {
     let d = this.root;
     for (const part of dirs) {
       d = path.join(d, part);
-      const st = await statOrNull(d);
-      if (st === null) return;
-      if (!st.isDirectory()) throw this.refuse(member, path.relative(this.root, d));
-    }
-  }
-
-  /** Opens `dir` without following a link and checks the descriptor is `dir`, inside the policy. */
-  private async anchor(member: string, dir: string): Promise<Anchor> {
-    const rel = path.relative(this.root, dir);
-    let handle: FileHandle;
-    try {
-      handle = await fsp.open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ELOOP' || code === 'ENOTDIR') throw this.refuse(member, rel);
-      throw e;
-    }
-    const actual = await descriptorPath(handle.fd);
-    if (actual === null) return { handle, prefix: dir };
-    if (actual !== dir || !this.engine.guard.admitsReal(actual, 'write')) {
-      await handle.close().catch(() => undefined);
-      throw this.refuse(member, rel);
-    }
-    return { handle, prefix: `/proc/self/fd/${handle.fd}` };
-  }
-
-  /** Runs `fn` with the parent of `abs` anchored; `name` is the final component. */
-  private async inParent<T>(member: string, abs: string, fn: (at: (name: string) => string, name: string) => Promise<T>): Promise<T> {
-    const a = await this.anchor(member, path.dirname(abs));
-    try {
-      return await fn((n) => `${a.prefix}/${n}`, path.basename(abs));
-    } finally {
-      await a.handle.close().catch(() => undefined);
-    }
-  }
-
-  /** Creates the directories `parts` (under the root) that are missing, each inside its verified parent. */
-  private async mkdirs(member: string, parts: readonly string[], replaceLast: boolean): Promise<void> {
-    let d = this.root;
-    for (let i = 0; i < parts.length; i++) {
-      d = path.join(d, parts[i]!);
-      const st = await statOrNull(d);
-      if (st?.isDirectory()) continue;
-      if (st !== null && !(replaceLast && i === parts.length - 1)) throw this.refuse(member, path.relative(this.root, d));
-      this.assertAdmitted(d);
-      await this.inParent(member, d, async (at, name) => {
-        if (st !== null) await fsp.unlink(at(name)); // a link or file where the directory member goes
-        await fsp.mkdir(at(name)).catch(async (e: NodeJS.ErrnoException) => {
-          if (e.code !== 'EEXIST' || !(await fsp.lstat(at(name))).isDirectory()) throw e;
-        });
-      });
+      const st = lstatSync(d, { throwIfNoEntry: false });
+      if (st === undefined) return;
+      if (!st.isDirectory()) throw this.refuse(member, d);
     }
   }
 
   private async directory(member: string, parts: string[], mode: number): Promise<void> {
-    await this.assertPlainDirs(member, parts.slice(0, -1));
     const abs = path.join(this.root, ...parts);
     this.assertAdmitted(abs);
-    await this.mkdirs(member, parts, true);
-    if (parts.length === 0) return; // the extraction root keeps its own mode
+    if (parts.length === 0) return this.dirs.ensure(member, parts); // the extraction root keeps its own mode
+    const parent = this.dirs.acquire(member, parts.slice(0, -1));
+    try {
+      const name = parts[parts.length - 1]!;
+      const st = lstatSync(`${parent.prefix}/${name}`, { throwIfNoEntry: false });
+      // a link or file where the directory member goes is replaced
+      if (st !== undefined && !st.isDirectory()) {
+        this.dirs.invalidate(abs);
+        this.dirs.unlinkIn(parent, name);
+      }
+    } finally {
+      this.dirs.release(parent);
+    }
+    this.dirs.ensure(member, parts);
     this.dirModes.delete(abs);
     this.dirModes.set(abs, mode);
   }
 
   private async file(entry: ReadEntry, parts: string[], mode: number): Promise<void> {
-    const member = entry.path;
-    await this.assertPlainDirs(member, parts.slice(0, -1));
     const abs = path.join(this.root, ...parts);
-    await this.fileAt(member, parts, abs, this.watch ? this.watch.through(entry) : entry, mode);
+    await this.fileAt(entry.path, parts, abs, this.watch ? this.watch.through(entry) : entry, mode);
   }
 
-  /** Writes a file member's data at `abs` under its lock (its parents made as needed). */
+  /** Writes a file member's data at `abs` under its lock, inside its verified parent (made as needed). */
   private async fileAt(member: string, parts: string[], abs: string, data: Uint8Array | AsyncIterable<Uint8Array>, mode: number): Promise<void> {
     const { guard, locks } = this.engine;
     await locks.withLocks([abs], async () => {
-      // A link at the member's own path is replaced by the file, never written through.
-      if ((await statOrNull(abs))?.isSymbolicLink()) await this.inParent(member, abs, (at, name) => fsp.unlink(at(name)));
-      const rp = await guard.resolve(abs, 'write');
-      if (rp.real !== abs) throw this.refuse(member, parts.slice(0, -1).join('/'));
-      const before = await this.recorder?.before(rp);
-      const copy = this.recorder?.copy();
-      // an in-memory member goes through the history's copy as one chunk
-      const source = copy ? copy.through(data instanceof Uint8Array ? oneChunk(data) : data) : data;
-      await writeAtomic(guard, rp, source, { createParents: true, mode, syncDirectory: false });
-      this.written.add(path.dirname(abs));
-      if (copy) this.recorder!.record(abs, before, copy.bytes());
+      const parent = this.dirs.acquire(member, parts.slice(0, -1));
+      try {
+        const name = parts[parts.length - 1]!;
+        const at = `${parent.prefix}/${name}`;
+        let st = lstatSync(at, { throwIfNoEntry: false });
+        // A link at the member's own path is replaced by the file, never written through.
+        if (st?.isSymbolicLink()) {
+          unlinkSync(at);
+          st = undefined;
+        }
+        const rp = guard.resolveInVerifiedDir(parent.abs, name, 'write', st !== undefined);
+        const before = rp.exists ? await this.recorder?.before(rp) : undefined;
+        const copy = this.recorder?.copy();
+        // an in-memory member goes through the history's copy as one chunk
+        const source = copy ? copy.through(data instanceof Uint8Array ? oneChunk(data) : data) : data;
+        await writeAtomic(guard, rp, source, { mode, syncDirectory: false, parent: { fd: parent.fd, prefix: parent.prefix } });
+        this.written.add(parent.abs);
+        if (copy) this.recorder!.record(abs, before, copy.bytes());
+      } finally {
+        this.dirs.release(parent);
+      }
     });
   }
 
@@ -244,8 +210,7 @@ export class MemberWriter {
     const member = entry.path;
     const abs = path.join(this.root, ...parts);
     if (this.overlaps(abs)) await this.drain();
-    await this.assertPlainDirs(member, parts.slice(0, -1));
-    await this.mkdirs(member, parts.slice(0, -1), false);
+    this.dirs.ensure(member, parts.slice(0, -1));
     const chunks: Uint8Array[] = [];
     for await (const chunk of this.watch ? this.watch.through(entry) : entry) chunks.push(chunk as Uint8Array);
     const data = Buffer.concat(chunks);
@@ -267,41 +232,57 @@ export class MemberWriter {
 
   /** A symbolic link (target kept as given) or a hard link (source from the archive root), made under a temp name and renamed into place. */
   private async link(member: string, parts: string[], target: string, kind: 'symbolic' | 'hard'): Promise<void> {
-    await this.assertPlainDirs(member, parts.slice(0, -1));
     const abs = path.join(this.root, ...parts);
     this.assertAdmitted(abs);
-    let source: string | undefined;
+    let sourceParts: string[] | undefined;
     if (kind === 'hard') {
-      const sourceParts = lexicalParts(target);
-      if (sourceParts === null || sourceParts.length === 0) throw this.refuse(member, target);
-      await this.assertPlainDirs(member, sourceParts.slice(0, -1));
-      source = path.join(this.root, ...sourceParts);
+      sourceParts = lexicalParts(target) ?? undefined;
+      if (sourceParts === undefined || sourceParts.length === 0) throw this.refuse(member, path.join(this.root, target));
+      this.assertPlainDirs(member, sourceParts.slice(0, -1));
+      const source = path.join(this.root, ...sourceParts);
       this.assertAdmitted(source);
       // the pre-scan's rule, checked again where the link is made: no readable name for a blocked file
       const { guard } = this.engine;
       if (!guard.admitsReal(source, 'read') && guard.admitsReal(abs, 'read')) {
         throw new HashlineError('tar_member_refused', linkTargetUnreadable(member, target), { details: { member } });
       }
-      if ((await fsp.lstat(source)).isSymbolicLink()) throw this.refuse(member, sourceParts.join('/'));
+      if (lstatSync(source).isSymbolicLink()) throw this.refuse(member, source);
     }
-    await this.mkdirs(member, parts.slice(0, -1), false);
-    await this.engine.locks.withLocks([abs], () =>
-      this.inParent(member, abs, async (at, name) => {
-        const temp = at(path.basename(tempNameFor(abs)));
-        if (source === undefined) await fsp.symlink(target, temp);
-        else await this.inParent(member, source, (src, srcName) => fsp.link(src(srcName), temp));
+    this.dirs.ensure(member, parts.slice(0, -1));
+    await this.engine.locks.withLocks([abs], async () => {
+      const parent = this.dirs.acquire(member, parts.slice(0, -1));
+      // (the source's parent exists: checked above, and no member is written meanwhile)
+      const from = sourceParts === undefined ? undefined : this.dirs.acquire(member, sourceParts.slice(0, -1));
+      try {
+        const at = `${parent.prefix}/${parts[parts.length - 1]!}`;
+        const temp = `${parent.prefix}/${path.basename(tempNameFor(abs))}`;
+        if (from === undefined) symlinkSync(target, temp);
+        else linkSync(`${from.prefix}/${sourceParts![sourceParts!.length - 1]!}`, temp);
         try {
-          const existing = await statOrNull(at(name));
-          if (existing?.isDirectory()) await fsp.rmdir(at(name));
-          await fsp.rename(temp, at(name));
+          if (lstatSync(at, { throwIfNoEntry: false })?.isDirectory()) {
+            this.dirs.invalidate(abs);
+            rmdirSync(at);
+          }
+          renameSync(temp, at);
           // rename() between two names of one inode (a hard link onto itself) leaves both
-          await fsp.unlink(temp).catch(() => undefined);
+          unlinkQuietly(temp);
         } catch (e) {
-          await fsp.unlink(temp).catch(() => undefined);
+          unlinkQuietly(temp);
           throw e;
         }
-      }),
-    );
+      } finally {
+        if (from !== undefined) this.dirs.release(from);
+        this.dirs.release(parent);
+      }
+    });
+  }
+}
+
+function unlinkQuietly(p: string): void {
+  try {
+    unlinkSync(p);
+  } catch {
+    // gone already
   }
 }
 

@@ -48,6 +48,11 @@ export interface AtomicWriteOptions {
   owner?: { uid: number; gid: number };
   /** Runs the commit step (target check, owner and mode, rename) inside this wrapper, e.g. under a lock. */
   commit?: <T>(step: () => Promise<T>) => Promise<T>;
+  /**
+   * The target's parent, already opened and verified by the caller (as openAnchoredDir does) and
+   * held open by it: used as is, neither opened nor closed here (`createParents` is then ignored).
+   */
+  parent?: AnchoredDir;
 }
 
 export interface AtomicWriteResult {
@@ -237,13 +242,13 @@ export async function writeAtomic(
   const target = rp.real;
   const dir = path.dirname(target);
   const name = path.basename(target);
-  const madeDirs = options.createParents ? await ensureParents(guard, rp) : [];
+  const madeDirs = options.createParents && options.parent === undefined ? await ensureParents(guard, rp) : [];
   let anchored: AnchoredDir | undefined;
   let fd: number | undefined;
   let tempPath: string | undefined;
   let renamed = false;
   try {
-    anchored = openAnchoredDir(guard, dir, rp.display, target);
+    anchored = options.parent ?? openAnchoredDir(guard, dir, rp.display, target);
     const targetPath = `${anchored.prefix}/${name}`;
     let existing = inspectTarget(targetPath, rp, options);
     tempPath = `${anchored.prefix}/${path.basename(tempNameFor(target))}`;
@@ -293,6 +298,6 @@ export async function writeAtomic(
     if (e instanceof HashlineError) throw e;
     throw new HashlineError('io_error', `failed to write \`${rp.display}\`: ${errnoText(e)}`, { cause: e });
   } finally {
-    closeQuietly(anchored?.fd);
+    if (options.parent === undefined) closeQuietly(anchored?.fd);
   }
 }

@@ -311,6 +311,23 @@ export class PathGuard {
     return this.admitsReal(real, scope) ? real : null;
   }
 
+  /**
+   * `resolve` for the name `name` in the directory `dir` that the caller holds open and has verified
+   * through its descriptor (its real path is `dir`, as openAnchoredDir checks), when `name` is no
+   * link (the caller looked, inside that descriptor): nothing is walked, the policy is asked about
+   * the path for `scope` (lexical form and real path). Throws the refusal `resolve` would.
+   */
+  resolveInVerifiedDir(dir: string, name: string, scope: Scope, exists: boolean): ResolvedPath {
+    const real = dir === '/' ? `/${name}` : `${dir}/${name}`;
+    if (name === '' || name === '.' || name === '..' || name.includes('/')) {
+      throw new HashlineError('invalid_path', `invalid path ${JSON.stringify(this.display(real))}`, { details: { path: this.display(real) } });
+    }
+    this.checkLexical(real, scope);
+    const verdict = decide(real, this.realPolicy, scope);
+    if (verdict.kind !== 'allowed') throw verdictError(this.display(real), verdict);
+    return { input: real, display: this.display(real), lexical: real, real, exists, viaLink: false };
+  }
+
   /** Checks `input` for `scope` and resolves it. Throws a coded HashlineError when refused. */
   async resolve(input: string, scope: Scope): Promise<ResolvedPath> {
     let lexical = this.checkLexical(input, scope);

@@ -68,6 +68,9 @@ export class DurableHistory implements HistoryStore {
   private lastStamp = Number.NaN;
   private failure: string | undefined;
   private pending: Array<(root: number) => Op<unknown>> = [];
+  /** The paths the queued writes touch, and whether one of them is a rename (which may pull a path up the window). */
+  private readonly pendingPaths = new Set<string>();
+  private pendingRename = false;
   private flushing: Promise<void> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   /** Commits made by this process (SQLite's data_version leaves them out). */
@@ -121,6 +124,8 @@ export class DurableHistory implements HistoryStore {
     if (this.failure !== undefined) return;
     this.failure = `history store ${this.runner.location} failed (${(e as Error)?.message ?? String(e)}); this process goes on with an in-memory history`;
     this.pending = [];
+    this.pendingPaths.clear();
+    this.pendingRename = false;
     this.options.report?.(this.failure);
   }
 
@@ -183,8 +188,17 @@ export class DurableHistory implements HistoryStore {
         const w = this.windows.get(path);
         if (w) return this.inWindow(w);
         const root = this.root();
-        this.flushSync();
-        return this.setWindow(path, this.runner.runSync!(() => this.loadOp(root, path), false));
+        // Queued writes of other paths (but a rename) can only push this path down the window, so a load that
+        // finds no visible version for it finds what a load after committing them would: the
+        // queue is committed first only when it touches this path or the load finds versions.
+        // (Many new paths recorded in a row, as an archive's files, then commit together.)
+        if (this.pendingPaths.has(path) || this.pendingRename) this.flushSync();
+        let loaded = this.runner.runSync!(() => this.loadOp(root, path), false);
+        if (this.pending.length > 0 && (loaded.versions.length > 0 || loaded.rank < this.limits.maxPaths)) {
+          this.flushSync();
+          loaded = this.runner.runSync!(() => this.loadOp(root, path), false);
+        }
+        return this.setWindow(path, loaded);
       } catch (e) {
         this.fail(e);
       }
@@ -217,9 +231,11 @@ export class DurableHistory implements HistoryStore {
    * Queues a write. The writes of one tool call commit together, in one transaction, when the
    * adapter awaits flush() before it replies (or 20 ms later for a caller that never flushes).
    */
-  private write(op: (root: number) => Op<unknown>): void {
+  private write(paths: readonly string[], op: (root: number) => Op<unknown>): void {
     if (this.failed) return;
     this.pending.push(op);
+    for (const p of paths) this.pendingPaths.add(p);
+    if (paths.length > 1) this.pendingRename = true;
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = undefined;
       void this.flush();
@@ -231,6 +247,8 @@ export class DurableHistory implements HistoryStore {
     if (this.pending.length === 0 || this.failed || !this.sync) return;
     const batch = this.pending;
     this.pending = [];
+    this.pendingPaths.clear();
+    this.pendingRename = false;
     try {
       const root = this.root();
       this.runner.runSync!(function* () {
@@ -251,6 +269,8 @@ export class DurableHistory implements HistoryStore {
     if (this.pending.length === 0 || this.failed) return;
     const batch = this.pending;
     this.pending = [];
+    this.pendingPaths.clear();
+    this.pendingRename = false;
     const root = this.rootId!;
     const self = this;
     this.flushing = (async () => {
@@ -288,7 +308,7 @@ export class DurableHistory implements HistoryStore {
     // recording a known text again keeps its place but makes the path the most recently used, as in memory
     const touch = w.rank > 0;
     if (found && kind === 'seen') {
-      if (touch) this.write((root) => touchOp(root, path));
+      if (touch) this.write([path], (root) => touchOp(root, path));
       this.used(path, w);
       return found.tag;
     }
@@ -297,7 +317,7 @@ export class DurableHistory implements HistoryStore {
     const sha256 = found?.sha256 ?? sha256Hex(data);
     this.rememberText(sha256, text);
     const fields: RecordFields = { path, sha256, tag, kind: 'text', data, op: kind, origin: options.origin, time: Date.now(), limits: this.limits, touch };
-    this.write((root) => recordVersion(root, fields));
+    this.write([path], (root) => recordVersion(root, fields));
     this.used(path, w);
     if (!found) {
       w.versions.push({ sha256, tag, text, seen: new Set() });
@@ -312,8 +332,8 @@ export class DurableHistory implements HistoryStore {
     const data = encodeText(text);
     const sha256 = sha256Hex(data);
     const fields: RecordFields = { path, sha256, tag: computeTag(text), kind: 'text', data, op: 'migrated', origin, time: Date.now(), limits: this.limits };
-    this.write((root) => recordVersion(root, fields));
-    if (seen.length > 0) this.write((root) => addSeen(root, path, sha256, seen));
+    this.write([path], (root) => recordVersion(root, fields));
+    if (seen.length > 0) this.write([path], (root) => addSeen(root, path, sha256, seen));
     this.windows.delete(path);
   }
 
@@ -327,7 +347,7 @@ export class DurableHistory implements HistoryStore {
         fresh.push(n);
       }
     }
-    if (fresh.length > 0) this.write((root) => addSeen(root, path, v.sha256, fresh));
+    if (fresh.length > 0) this.write([path], (root) => addSeen(root, path, v.sha256, fresh));
   }
 
   versions(path: string): readonly Version[] {
@@ -350,13 +370,13 @@ export class DurableHistory implements HistoryStore {
     if (!this.sync) {
       // the database decides: its window may hold versions this process has not loaded
       const sha = i >= 0 ? vs[i]!.sha256 : sha256Hex(encodeText(text));
-      this.write((root) => anchorVersion(root, path, sha));
+      this.write([path], (root) => anchorVersion(root, path, sha));
     }
     if (i < 0 || i === vs.length - 1) return;
     const [v] = vs.splice(i, 1);
     vs.push(v!);
     this.used(path, this.window(path));
-    if (this.sync) this.write((root) => anchorVersion(root, path, v!.sha256));
+    if (this.sync) this.write([path], (root) => anchorVersion(root, path, v!.sha256));
   }
 
   rename(from: string, to: string, options: { origin?: HistoryOrigin | undefined } = {}): void {
@@ -365,18 +385,18 @@ export class DurableHistory implements HistoryStore {
     this.setWindow(to, w);
     this.used(to, w);
     const time = Date.now();
-    this.write((root) => renamePath(root, from, to, options.origin, time));
+    this.write([from, to], (root) => renamePath(root, from, to, options.origin, time));
   }
 
   keep(path: string, bytes: Uint8Array | undefined, options: { origin?: HistoryOrigin | undefined; kind: RecordKind }): void {
     const time = Date.now();
     if (bytes === undefined) {
-      this.write((root) => logDeletion(root, path, options.origin, time));
+      this.write([path], (root) => logDeletion(root, path, options.origin, time));
       return;
     }
     if (bytes.length > this.limits.maxStoredBytes) return;
     const fields: RecordFields = { path, sha256: sha256Hex(bytes), tag: null, kind: 'bytes', data: bytes, op: options.kind, origin: options.origin, time, limits: this.limits };
-    this.write((root) => recordVersion(root, fields));
+    this.write([path], (root) => recordVersion(root, fields));
   }
 
   async close(): Promise<void> {

@@ -247,3 +247,25 @@ test('the window is the seed\'s: 50 paths least recently used first (a known tex
     assert.equal(h.history.versions(p(50)).length, 1);
   }
 });
+
+test('new paths recorded in a row commit together; a window loaded meanwhile counts the queued paths as newer', async () => {
+  const { open } = await setup({});
+  const a = await open();
+  const p = (i: number) => path.join(a.guard.realRoot, `p${i}.txt`);
+  const q = (i: number) => path.join(a.guard.realRoot, `q${i}.txt`);
+  for (let i = 0; i < 50; i++) a.history.record(p(i), `p${i}\n`);
+  await a.history.flush();
+  const b = await open(); // no window cached
+  const store = b.history as unknown as { localCommits: number };
+  const before = store.localCommits;
+  for (let i = 0; i < 10; i++) b.history.record(q(i), `q${i}\n`, { kind: 'made' });
+  assert.equal(store.localCommits, before, 'recording new paths commits nothing yet: one transaction at the flush');
+  // p5 is 45th of 50 on disk, but the 10 queued paths push it out of the window; p45 stays in it
+  assert.equal(b.history.versions(p(5)).length, 0);
+  assert.equal(b.history.versions(p(45)).length, 1);
+  await b.history.flush();
+  for (const h of [b, await open()]) {
+    assert.equal(h.history.versions(q(0)).length, 1);
+    assert.equal(h.history.versions(p(5)).length, 0);
+  }
+});
