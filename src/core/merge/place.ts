@@ -7,7 +7,9 @@
 // re-indented, trimmed trailing blanks) and the exact text of the anchor lines sits nowhere else,
 // the rows are re-indented the way the window's lines were (indent.ts; a rule needs two lines, and
 // the lines whose text the read text holds at one indentation only must show it by themselves), or
-// go in as sent when only trailing blanks changed.
+// go in as sent when only trailing blanks changed. When the whole file was re-indented line for line
+// by one rule (whole-reindent.ts), no place is searched: each hunk stays at its lines, its rows
+// re-indented by that rule.
 // With margin 0 (the session's own earlier edit changed the text) a replaced range needs only its own
 // lines; an insertion always needs the line on each side of it (next to a changed line, "after line
 // N" and "before the line that followed N" are no longer the same place). A hunk that cannot be
@@ -18,6 +20,7 @@ import type { Hunk } from '../edit/ops.js';
 import { checkConflicts } from '../edit/plan.js';
 import { LineIndex, placeWindow, type Window } from './anchor.js';
 import { leading, learnReindent, type IndentPair } from './indent.js';
+import { wholeFileReindent } from './whole-reindent.js';
 
 export type HunkNote =
   | { readonly kind: 'in-place' }
@@ -165,10 +168,22 @@ export function placeHunks(hunks: readonly Hunk[], input: PlaceInput): Placed {
   const notes: HunkNote[] = [];
   const failures: HunkFailure[] = [];
   const placesOf = (w: Window, shifts: readonly number[]) => shifts.map((d) => Math.max(0, w.lo) + d + 1);
+  // a formatter pass over the whole file, line for line: each read line is the live line at its number
+  const whole = wholeFileReindent(read, live);
   for (const h of hunks) {
     const w = windowOf(h, margin);
     if (w === null) {
       out.push(h);
+      continue;
+    }
+    if (whole !== null) {
+      const rows = 'rows' in h ? h.rows : [];
+      const again = whole.rows(rows);
+      if (again === null) failures.push({ hunk: h, reason: 'whitespace', window: w });
+      else {
+        out.push(shifted(h, 0, again));
+        notes.push({ kind: 'whitespace', at: Math.max(0, w.lo) + 1, reindented: again.some((row, i) => row !== rows[i]) });
+      }
       continue;
     }
     // The place is found on the lines without their outer blanks, so that a formatter that turned

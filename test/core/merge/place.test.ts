@@ -133,11 +133,34 @@ test('a neighbour that may be another line with the same text sets no re-indenta
   assert.match(rejected('replace 4:\n+    fi', read, live), /re-indented unlike the lines around them/);
 });
 
-test('a whitespace-only change that makes other lines read exactly as the edited ones did: refused, not guessed', () => {
+test('a whitespace-only change that makes other lines read exactly as the edited ones did, and drift: refused, not guessed', () => {
   const read = join(['class A:', '  def f(self):', '    x = 1', '    return x', '    pass', '', 'def g():', '  x = 1', '  return x', '  pass']);
-  // doubled: f's body moves to 8 spaces; g's body now reads exactly as f's did
-  const live = read.replace(/^ +/gm, (s) => s + s);
+  // doubled: f's body moves to 8 spaces; g's body now reads exactly as f's did; and a line was
+  // added at the end, so the file is no longer the read text re-indented line for line
+  const live = `${read.replace(/^ +/gm, (s) => s + s)}h()\n`;
   assert.match(rejected('replace 4:\n+    return x + 1', read, live), /now appears/);
+});
+
+test('the whole file re-indented line for line by one rule: the lines are where they were, even where their old text now sits elsewhere', () => {
+  const read = join(['class A:', '  def f(self):', '    x = 1', '    return x', '    pass', '', 'def g():', '  x = 1', '  return x', '  pass']);
+  // doubled: g's body now reads exactly as f's did, but every line still reads as the one read at its number
+  const live = read.replace(/^ +/gm, (s) => s + s);
+  const r = run('replace 4:\n+    return x + 1', read, live);
+  assert.equal(r.text, live.replace('        return x\n', '        return x + 1\n'));
+  assert.match(r.warnings.join('\n'), /re-indent/);
+});
+
+test('the whole file re-indented line for line: a docstring quote whose old text sits elsewhere now, rows doubled like the file', () => {
+  const read = join(['def g():', '    """', '    g doc', '    """', '    return 0', 'class A:', '    def f(self):', '        """', '        f doc', '        """', '        return 1']);
+  const live = read.replace(/^ +/gm, (s) => s + s);
+  const r = run('insert after 8:\n+        More about f.\n+', read, live);
+  assert.equal(r.text, live.replace('                f doc\n', '                More about f.\n\n                f doc\n'));
+});
+
+test('the whole file re-indented line for line, but rows the rule cannot map (a tab in a file of spaces): refused', () => {
+  const read = join(['def f():', '  x = 1', '  return x']);
+  const live = read.replace(/^ +/gm, (s) => s + s);
+  assert.match(rejected('replace 2:\n+\tx = 2', read, live), /re-indented unlike/);
 });
 
 test('session chain: the session inserted lines right above the target; a range hunk needs only its own lines', () => {
