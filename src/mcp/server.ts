@@ -14,7 +14,7 @@ import { HashlineError, toHashlineError, type ErrorCode } from '../core/errors.j
 import { BATCH_LIMIT_PARAM } from '../tools/boundary-batch.js';
 import { engineForCall, type Engine } from '../tools/engine.js';
 import { PROCESS_SESSION_ID, type CallContext, type ToolDefinition } from '../tools/tool.js';
-import { isLazyTool, type LazyTool } from '../tools/tool-loaders.js';
+import { isLazyTool, prefetchLazyTools, type LazyTool } from '../tools/tool-loaders.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { fitReply } from './reply-fit.js';
 import { bundledListing, listTools, toolListing, type ToolListing } from './tool-listing.js';
@@ -124,6 +124,9 @@ async function listServed(tools: readonly ServedTool[]): Promise<ToolListing[]> 
   return out;
 }
 
+/** How long after the first tools/list answer the tools' modules start loading. */
+const PREFETCH_DELAY_MS = 20;
+
 export function createMcpServer(engine: EngineSource, tools: readonly ServedTool[]): Server {
   const server = new Server(
     { name: 'hashline', version: VERSION },
@@ -133,7 +136,15 @@ export function createMcpServer(engine: EngineSource, tools: readonly ServedTool
   // stdio has no session id: one per server, so the log tells this client's calls from another's
   const stdioId = `mcp-stdio:${randomUUID().slice(0, 8)}`;
   let listed: Promise<ToolListing[]> | undefined;
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await (listed ??= listServed(tools)) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const first = listed === undefined;
+    const listing = await (listed ??= listServed(tools));
+    // once the list is answered, the tools' modules load in the background, so a client's first
+    // call does not wait for its tool's module (grammars, the history store and the SQL worker
+    // still open on first use)
+    if (first) setTimeout(() => void prefetchLazyTools(tools), PREFETCH_DELAY_MS).unref();
+    return { tools: listing };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const served = byName.get(request.params.name);
     if (!served) {

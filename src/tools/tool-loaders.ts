@@ -51,3 +51,8 @@ export function selectLazyTools(selection: readonly string[] | undefined): LazyT
 export function isLazyTool(t: LazyTool | ToolDefinition): t is LazyTool {
   return typeof (t as Partial<LazyTool>).load === 'function';
 }
+
+/** Loads every lazy entry's module, one after the other; a failure is met again by the tool's call. */
+export async function prefetchLazyTools(tools: readonly (LazyTool | ToolDefinition)[]): Promise<void> {
+  for (const t of tools) if (isLazyTool(t)) await t.load().catch(() => undefined);
+}

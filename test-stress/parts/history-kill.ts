@@ -60,6 +60,10 @@ export async function historyKill(plan: StressPlan): Promise<HistoryKillReport> 
       const pid = s.pid()!;
       const files = await readAll(s, root);
       let stop = false;
+      // the kill comes 150-1000 ms after the trial's first acknowledged batch (a server still loading
+      // its modules under load would otherwise be killed before any edit was acknowledged)
+      let firstAck: () => void = () => undefined;
+      const acked = new Promise<void>((r) => (firstAck = r));
       const loop = (async () => {
         for (let n = 0; !stop; n++) {
           const targets = FILES.map((f) => {
@@ -78,8 +82,10 @@ export async function historyKill(plan: StressPlan): Promise<HistoryKillReport> 
             acknowledged.add(`${t.f}\u0000${t.next.join('\n')}\n`);
           });
           batches++;
+          firstAck();
         }
       })().catch(() => undefined);
+      await Promise.race([acked, loop]);
       await sleep(150 + Math.random() * 850);
       process.kill(pid, 'SIGKILL');
       stop = true;

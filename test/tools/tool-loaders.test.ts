@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer, type ServedTool } from '../../src/mcp/server.js';
 import { ALL_TOOLS, selectTools } from '../../src/tools/registry.js';
-import { isLazyTool, LAZY_TOOLS, selectLazyTools, type LazyTool } from '../../src/tools/tool-loaders.js';
+import { isLazyTool, LAZY_TOOLS, prefetchLazyTools, selectLazyTools, type LazyTool } from '../../src/tools/tool-loaders.js';
 import { engineFor } from '../helpers/engine.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
@@ -70,4 +70,26 @@ test('over MCP, a call loads only its own tool, and answers and lists as the def
     await eager.close();
     await sb.cleanup();
   }
+});
+
+test('prefetchLazyTools loads every lazy entry once, one after the other, and a failing load does not stop the rest', async () => {
+  const loaded: string[] = [];
+  let inFlight = 0;
+  let most = 0;
+  const entries: LazyTool[] = LAZY_TOOLS.map((t, i) => ({
+    name: t.name,
+    family: t.family,
+    load: async () => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setImmediate(r));
+      inFlight--;
+      loaded.push(t.name);
+      if (i === 1) throw new Error('a module that fails to load');
+      return t.load();
+    },
+  }));
+  await prefetchLazyTools([...entries, ALL_TOOLS[0]!]);
+  assert.deepEqual(loaded, LAZY_TOOLS.map((t) => t.name));
+  assert.equal(most, 1);
 });
