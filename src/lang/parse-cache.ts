@@ -1,6 +1,8 @@
 // Parsed trees kept warm for the texts parsed most recently, so a read that resolves a block and
 // then a symbol (or an edit that resolves several blocks) parses a text once. Keyed by grammar and
-// the exact text; a few entries only, least recently used dropped first.
+// the exact text; a few entries only, least recently used dropped first. A parse started elsewhere
+// (off the main thread, lang/warm-after-write.ts) is registered while it runs, so a read of that same
+// text waits for it (`parseWhenReady`) instead of parsing the text a second time beside it.
 
 import type { SgRoot } from '@ast-grep/napi';
 import { isAvailable, parseWith, type LanguageInfo } from './registry.js';
@@ -10,6 +12,32 @@ const cache = new Map<string, Map<string, SgRoot>>();
 let size = 0;
 /** Parses made by parseCached (tests count work, not time). */
 export const parseStats = { parsed: 0 };
+
+/** Parses running elsewhere, by grammar and exact text: settled when the tree is kept (or the parse failed). */
+const inFlight = new Map<string, Map<string, Promise<unknown>>>();
+
+/** Registers `parse`, a parse of `text` running elsewhere that keeps its tree here when done; returns it. */
+export function parseInFlight<T>(lang: LanguageInfo, text: string, parse: Promise<T>): Promise<T> {
+  let byText = inFlight.get(lang.id);
+  if (!byText) {
+    byText = new Map();
+    inFlight.set(lang.id, byText);
+  }
+  const mine = byText;
+  mine.set(text, parse);
+  const done = () => {
+    if (mine.get(text) === parse) mine.delete(text);
+  };
+  parse.then(done, done);
+  return parse;
+}
+
+/** The tree of `text`, waiting first for a parse of that exact text that is running elsewhere. */
+export async function parseWhenReady(lang: LanguageInfo, text: string): Promise<SgRoot | null> {
+  const running = cachedTree(lang, text) === undefined ? inFlight.get(lang.id)?.get(text) : undefined;
+  if (running) await running.catch(() => undefined);
+  return parseCached(lang, text);
+}
 
 /** The tree of `text` in `lang`, or null when the grammar is not available here. */
 export function parseCached(lang: LanguageInfo, text: string): SgRoot | null {

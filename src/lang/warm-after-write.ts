@@ -4,10 +4,11 @@
 // symbol or block before, the new text is parsed off the main thread (napi's parseAsync, on the
 // thread pool) once the tool has replied, and the names read by symbol in that file are looked up
 // on the new tree. Nothing here decides anything: a read checks the file on disk as always and
-// finds the tree by its exact text (lang/parse-cache.ts); a text replaced meanwhile is dropped.
+// finds the tree by its exact text (lang/parse-cache.ts), waiting for this parse when it reads the
+// text while the parse runs; a text replaced meanwhile is dropped.
 
 import type { Lang } from '@ast-grep/napi';
-import { keepTree, cachedTree } from './parse-cache.js';
+import { cachedTree, keepTree, parseInFlight } from './parse-cache.js';
 import { napi } from './napi.js';
 import { isAvailable, languageForPath } from './registry.js';
 import { findSymbolCached } from './symbols.js';
@@ -48,7 +49,7 @@ export function warmAfterWrite(real: string, display: string, text: string): Pro
   if (names === undefined || !lang || text.length > MAX_WARM_CHARS || !isAvailable(lang)) return Promise.resolve();
   latest.set(real, text);
   if (latest.size > MAX_PATHS) latest.delete(latest.keys().next().value as string);
-  return new Promise<void>((resolve) => setImmediate(resolve))
+  const work = new Promise<void>((resolve) => setImmediate(resolve))
     .then(async () => {
       if (latest.get(real) !== text) return;
       const root = cachedTree(lang, text) ?? keepTree(lang, text, await napi().parseAsync(lang.id as Lang, text));
@@ -60,4 +61,6 @@ export function warmAfterWrite(real: string, display: string, text: string): Pro
     .finally(() => {
       if (latest.get(real) === text) latest.delete(real);
     });
+  // a read of this text meanwhile waits for this parse (parse-cache.ts parseWhenReady)
+  return parseInFlight(lang, text, work);
 }

@@ -17,7 +17,7 @@ import { openVerified } from '../io/open-verified.js';
 import type { ResolvedPath } from '../io/path-guard.js';
 import { loadForParse, loadLines } from '../io/read-lines.js';
 import { resolveBlockInTree } from '../lang/blocks.js';
-import { parseCached } from '../lang/parse-cache.js';
+import { parseWhenReady } from '../lang/parse-cache.js';
 import { sourceErrorPositions } from '../lang/parse-health.js';
 import { isAvailable, languageForPath } from '../lang/registry.js';
 import { noGrammarInstalled } from '../core/messages/lang.js';
@@ -110,7 +110,8 @@ async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget
   if (!isAvailable(lang)) return [warningResult(rp.display, noGrammarInstalled(rp.display, lang.id))];
   noteStructuralRead(rp.real, name);
   const loaded = await loadForParse(engine.guard, rp, signal);
-  const tree = parseCached(lang, loaded.text);
+  // right after an edit, the new text may be parsing off the main thread: wait for that tree
+  const tree = await parseWhenReady(lang, loaded.text);
   const match = tree ? findSymbolCached(lang, tree, name) : null;
   if (!match) return [warningResult(rp.display, [symbolNotFound(name, rp.display), ...hiddenBySyntax(lang, loaded.text, name)].join(' '))];
   const src = textSource(loaded.text);
@@ -151,7 +152,7 @@ async function readFile(engine: Engine, rp: ResolvedPath, t: TargetArgs, budget:
     if (!isAvailable(lang)) return whole(noGrammarInstalled(rp.display, lang.id));
     noteStructuralRead(rp.real);
     const loaded = await loadForParse(engine.guard, rp, signal);
-    const tree = parseCached(lang, loaded.text);
+    const tree = await parseWhenReady(lang, loaded.text);
     const span = tree ? resolveBlockInTree(tree.root(), loaded.text, t.line) : null;
     if (!span) return whole(blockNotResolved(t.line, rp.display));
     const r = renderBlock(textSource(loaded.text), span, budget, t.full === true);

@@ -63,3 +63,20 @@ test('a file never read by symbol or block is not parsed after an edit; a change
   const after = await readSymbol(engine, 'b.ts', 'one');
   assert.match(after.content, /3\| {3}return x \* 6;/);
 });
+
+test('a symbol read that comes while the new text is still parsing waits for that parse instead of parsing again', async () => {
+  // a file long enough that its parse takes longer than the read's own file I/O
+  const many = Array.from({ length: 600 }, (_, i) => fn(`f${i}`, String(i))).join('');
+  const { engine } = await setup({ 'c.ts': fn('one', '2') + fn('two', '3') + many });
+  const first = await readSymbol(engine, 'c.ts', 'two');
+  const warmed = warmStats.parsed;
+  const parses = parseStats.parsed;
+  const edited = await edit(engine, 'c.ts', first.file_hash, 'replace 7:\n+  return x * 31;');
+  // no turn of the event loop between the edit's reply and the read: the background parse has not run
+  assert.equal(warmStats.parsed, warmed);
+  const again = await readSymbol(engine, 'c.ts', 'two');
+  assert.equal(warmStats.parsed, warmed + 1, 'the read did not wait for the background parse');
+  assert.equal(parseStats.parsed, parses, 'the read parsed the file a second time');
+  assert.equal(again.file_hash, edited.file_hash);
+  assert.match(again.content, /7\| {3}return x \* 31;/);
+});

@@ -1,0 +1,30 @@
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import os from 'node:os'; import path from 'node:path';
+import { createEngine, callTool, fsReadTool, fsEditTool } from './src/index.js';
+import { warmStats } from './src/lang/warm-after-write.js';
+import { cachedTree } from './src/lang/parse-cache.js';
+import { languageForPath } from './src/lang/registry.js';
+import { readFileSync } from 'node:fs';
+const dir = mkdtempSync(path.join(os.tmpdir(), 'symp-'));
+process.env.XDG_STATE_HOME = dir;
+const fn = (k: number, s: string) => [`export function handler${k}(input: Record<string, number>, scale: number): number {`, ...Array.from({length:20},(_,j)=>`  const v${j} = (input['key${j}'] ?? ${j}) * scale + ${k*100+j}; // ${s}step ${j}`), `  return v0 + ${k};`, '}'];
+const lines: string[] = []; for (let k=0;k<80;k++) lines.push(`// h ${k}`, ...fn(k,''), '');
+writeFileSync(path.join(dir,'big.ts'), lines.join('\n')+'\n');
+const engine = await createEngine({ root: dir });
+const first = 41*25+2;
+for (let i=0;i<12;i++){
+  let t0=performance.now();
+  const r:any = await callTool(engine, fsReadTool, { targets: [{ path: 'big.ts', symbol: 'handler41' }] });
+  const tr = performance.now()-t0;
+  const tag = r.data.results[0].file_hash;
+  const body = fn(41, `r${i}`).map(l=>'+'+l).join('\n');
+  t0=performance.now();
+  const e:any = await callTool(engine, fsEditTool, { targets: [{ path: 'big.ts', file_hash: tag, ops: `replace ${first}..${first+22}:\n${body}` }] });
+  const te = performance.now()-t0;
+  if (!e.ok) console.log('edit err', JSON.stringify(e.error).slice(0,300));
+  await new Promise(r=>setTimeout(r,30));
+  const disk = readFileSync(path.join(dir,'big.ts'),'utf8'); const lang = languageForPath('big.ts')!;
+  console.log('cached?', cachedTree(lang, disk) !== undefined, disk.length);
+  console.log(`read ${tr.toFixed(1)} ms edit ${te.toFixed(1)} ms warm ${warmStats.parsed}`);
+}
+await engine.history.close();
