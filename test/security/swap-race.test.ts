@@ -4,7 +4,6 @@
 // the swap is caught; nothing outside is read or changed and no temporary file is left behind.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, beforeEach, test } from 'node:test';
@@ -15,6 +14,7 @@ import { writeAtomic } from '../../src/io/atomic-write.js';
 import { readVerified } from '../../src/io/open-verified.js';
 import { fsReadTool } from '../../src/tools/fs-read.js';
 import { attack } from '../helpers/attack.js';
+import { flipDirectory as flipDirectoryUntil, type Flipper } from '../helpers/dir-flipper.js';
 import { callContext, engineFor } from '../helpers/engine.js';
 import { makeSandbox, snapshotTree, type Sandbox } from '../helpers/tmp-tree.js';
 
@@ -74,43 +74,8 @@ test('write: the file is swapped for a link after the check', async () => {
   assert.equal(await fsp.readFile(path.join(sb.outside, 'victim.txt'), 'utf8'), 'TOP SECRET\n');
 });
 
-interface Flipper {
-  /** Resolves once the first flip is done (the race is on). */
-  ready: Promise<void>;
-  /** Asks it to stop after a whole flip (the directory real again); resolves when it exited. */
-  stop(): Promise<void>;
-}
-
-/**
- * A process that flips `dir` between the real directory and a link to `outside` until stopped.
- * The tests count attempts, not time: they race it for a number of attempts (and until both sides
- * of the flip were met where that matters), so a busy machine makes them slower, never wrong.
- */
-function flipDirectory(dir: string, outside: string): Flipper {
-  const stopFile = `${path.dirname(sb.root)}/stop-flipping`;
-  const flipper = spawn(
-    process.execPath,
-    [
-      '-e',
-      `const fs=require('fs');const d=${JSON.stringify(dir)},m=d+'.real',o=${JSON.stringify(outside)},stop=${JSON.stringify(stopFile)};
-       for(let k=0;!fs.existsSync(stop);k++){try{fs.renameSync(d,m);fs.symlinkSync(o,d);fs.unlinkSync(d);fs.renameSync(m,d);}catch{}if(k===0)process.stdout.write('ready\\n');}`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const exited = new Promise<void>((r) => flipper.on('exit', () => r()));
-  const ready = new Promise<void>((resolve, reject) => {
-    flipper.stdout!.once('data', () => resolve());
-    void exited.then(() => reject(new Error('the flipper exited before it started')));
-  });
-  return {
-    ready,
-    stop: async () => {
-      await fsp.writeFile(stopFile, '');
-      await exited;
-      await fsp.rm(stopFile);
-    },
-  };
-}
+/** The flipper of `dir`, stopped by a file beside the sandbox's root. */
+const flipDirectory = (dir: string, outside: string): Flipper => flipDirectoryUntil(dir, outside, `${path.dirname(sb.root)}/stop-flipping`);
 
 test('a process flipping a directory between real and a link to outside never gets a read or write through', async () => {
   const engine = await engineFor(sb.root);

@@ -5,7 +5,6 @@
 // nothing lands outside, whatever the interleaving, and a refusal is a coded error.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
@@ -14,37 +13,13 @@ import { test } from 'node:test';
 import { isHashlineError } from '../../src/core/errors.js';
 import { resolveLimits } from '../../src/http/limits.js';
 import { extractTarFromRequest } from '../../src/http/tar-extract.js';
+import { flipDirectory } from '../helpers/dir-flipper.js';
 import { engineFor } from '../helpers/engine.js';
 import { makeSandbox, snapshotTree } from '../helpers/tmp-tree.js';
 import { rawTar, type RawMember } from '../http/raw-tar.js';
 
 function request(body: Uint8Array): IncomingMessage {
   return Object.assign(Readable.from([Buffer.from(body)]), { headers: {}, complete: true }) as unknown as IncomingMessage;
-}
-
-/** A process flipping `dir` between the real directory and a link to `outside` until `stopFile` exists. */
-function flipper(dir: string, outside: string, stopFile: string) {
-  const child = spawn(
-    process.execPath,
-    [
-      '-e',
-      `const fs=require('fs');const d=${JSON.stringify(dir)},m=d+'.real',o=${JSON.stringify(outside)},stop=${JSON.stringify(stopFile)};
-       for(let k=0;!fs.existsSync(stop);k++){try{fs.renameSync(d,m);fs.symlinkSync(o,d);fs.unlinkSync(d);fs.renameSync(m,d);}catch{}if(k===0)process.stdout.write('ready\\n');}`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const exited = new Promise<void>((r) => child.on('exit', () => r()));
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout!.once('data', () => resolve());
-    void exited.then(() => reject(new Error('the flipper exited before it started')));
-  });
-  return {
-    ready,
-    stop: async () => {
-      await fsp.writeFile(stopFile, '');
-      await exited;
-    },
-  };
 }
 
 test('a directory flipped to a link to outside during an extraction: nothing lands outside', async () => {
@@ -61,7 +36,7 @@ test('a directory flipped to a link to outside during an extraction: nothing lan
     }
     const archive = rawTar(members);
     const outsideBefore = await snapshotTree(sb.outside);
-    const flip = flipper(path.join(dest, 'd'), sb.outside, path.join(sb.base, 'stop-flipping'));
+    const flip = flipDirectory(path.join(dest, 'd'), sb.outside, path.join(sb.base, 'stop-flipping'));
     await flip.ready;
     let refused = 0;
     let rounds = 0;
