@@ -21,7 +21,7 @@ export const HELP: Record<string, string> = {
 Usage:
   hashline mcp [--root DIR] [flags]        serve the tools over MCP on stdio
   hashline serve [--root DIR] [flags]      serve the HTTP file API, and MCP at /mcp
-  hashline read PATH [--lines A-B | --symbol NAME]
+  hashline read PATH [--lines A-B | --symbol NAME [--full]]
   hashline edit PATH --tag TAG (--ops FILE | -)
   hashline hash PATH...                    SHA-256 and 4-hex tag of files
   hashline rollback PATH [--to TAG]
@@ -61,11 +61,12 @@ refused.
 
 ${ENGINE}
 `,
-  read: `Usage: hashline read PATH [--lines A-B | --symbol NAME] [--root DIR] [--json]
+  read: `Usage: hashline read PATH [--lines A-B | --symbol NAME [--full]] [--root DIR] [--json]
 
 Prints the file as numbered lines under its ¶path#TAG header, as fs_read shows it.
   --lines A-B     1-based, inclusive ("10-20", or "2-5,40-60")
   --symbol NAME   the definition so named (PATH may be a folder: its files are searched)
+  --full          with --symbol: the definition whole (else one over 24 lines is shown with its middle elided)
   --json          the fs_read result as JSON
 Exit status: 0 read, 1 refused (not found, outside the root, ...), 2 usage.
 `,

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -82,6 +82,16 @@ test('a symbol read; --help of each subcommand; a positional folder suggests --r
     const sym = hashline(sb.root, state, ['read', 'm.py', '--symbol', 'beta']);
     assert.equal(sym.status, 0);
     assert.match(sym.stdout, /4\| def beta\(\):\n5\|     return 2/);
+    // --full shows a long definition whole; without it, its middle is elided
+    const body = Array.from({ length: 40 }, (_, i) => `    x${i} = ${i}`).join('\n');
+    writeFileSync(path.join(sb.root, 'long.py'), `def long():\n${body}\n    return x39\n`);
+    const elided = hashline(sb.root, state, ['read', 'long.py', '--symbol', 'long']);
+    assert.equal(elided.status, 0);
+    assert.doesNotMatch(elided.stdout, /21\|     x19 = 19/);
+    const whole = hashline(sb.root, state, ['read', 'long.py', '--symbol', 'long', '--full']);
+    assert.equal(whole.status, 0);
+    assert.match(whole.stdout, /21\|     x19 = 19\n22\|     x20 = 20/);
+    assert.equal(hashline(sb.root, state, ['read', 'long.py', '--full']).status, 2);
     for (const cmd of ['mcp', 'serve', 'read', 'edit', 'hash', 'rollback', 'lang']) {
       const h = hashline(sb.root, state, [cmd, '--help']);
       assert.equal(h.status, 0, cmd);
