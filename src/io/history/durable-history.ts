@@ -28,6 +28,8 @@ import {
 import { makeQuery } from './history-query-api.js';
 import type { Retention } from './history-queries.js';
 import type { Runner } from './runner.js';
+import { TextCache } from './text-cache.js';
+import { WriteQueue } from './write-queue.js';
 
 export type { Runner } from './runner.js';
 
@@ -63,14 +65,10 @@ export class DurableHistory implements HistoryStore {
   readonly query: HistoryQuery;
   private rootId: number | undefined;
   private readonly windows = new Map<string, Window>();
-  private readonly texts = new Map<string, string>();
-  private textChars = 0;
+  private readonly texts = new TextCache(TEXT_CACHE_CHARS);
   private lastStamp = Number.NaN;
   private failure: string | undefined;
-  private pending: Array<(root: number) => Op<unknown>> = [];
-  /** The paths the queued writes touch, and whether one of them is a rename (which may pull a path up the window). */
-  private readonly pendingPaths = new Set<string>();
-  private pendingRename = false;
+  private readonly pending = new WriteQueue();
   private flushing: Promise<void> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   /** Commits made by this process (SQLite's data_version leaves them out). */
@@ -123,25 +121,12 @@ export class DurableHistory implements HistoryStore {
   private fail(e: unknown): void {
     if (this.failure !== undefined) return;
     this.failure = `history store ${this.runner.location} failed (${(e as Error)?.message ?? String(e)}); this process goes on with an in-memory history`;
-    this.pending = [];
-    this.pendingPaths.clear();
-    this.pendingRename = false;
+    this.pending.take();
     this.options.report?.(this.failure);
   }
 
   get failed(): boolean {
     return this.failure !== undefined;
-  }
-
-  private rememberText(sha: string, text: string): void {
-    if (this.texts.has(sha)) this.texts.delete(sha);
-    else this.textChars += text.length;
-    this.texts.set(sha, text);
-    for (const [k, v] of this.texts) {
-      if (this.textChars <= TEXT_CACHE_CHARS) break;
-      this.texts.delete(k);
-      this.textChars -= v.length;
-    }
   }
 
   private windowFromRows(rows: readonly HeadRow[], rank: number, blobs: Map<string, Uint8Array>): Window {
@@ -152,7 +137,7 @@ export class DurableHistory implements HistoryStore {
         const bytes = blobs.get(h.sha256);
         if (bytes === undefined) continue;
         text = decodeBytes(bytes).text;
-        this.rememberText(h.sha256, text);
+        this.texts.set(h.sha256, text);
       }
       versions.push({ sha256: h.sha256, tag: h.tag, text, seen: decodeSeen(h.seen) });
     }
@@ -192,9 +177,9 @@ export class DurableHistory implements HistoryStore {
         // finds no visible version for it finds what a load after committing them would: the
         // queue is committed first only when it touches this path or the load finds versions.
         // (Many new paths recorded in a row, as an archive's files, then commit together.)
-        if (this.pendingPaths.has(path) || this.pendingRename) this.flushSync();
+        if (this.pending.touches(path)) this.flushSync();
         let loaded = this.runner.runSync!(() => this.loadOp(root, path), false);
-        if (this.pending.length > 0 && (loaded.versions.length > 0 || loaded.rank < this.limits.maxPaths)) {
+        if (this.pending.size > 0 && (loaded.versions.length > 0 || loaded.rank < this.limits.maxPaths)) {
           this.flushSync();
           loaded = this.runner.runSync!(() => this.loadOp(root, path), false);
         }
@@ -233,9 +218,7 @@ export class DurableHistory implements HistoryStore {
    */
   private write(paths: readonly string[], op: (root: number) => Op<unknown>): void {
     if (this.failed) return;
-    this.pending.push(op);
-    for (const p of paths) this.pendingPaths.add(p);
-    if (paths.length > 1) this.pendingRename = true;
+    this.pending.push(paths, op);
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = undefined;
       void this.flush();
@@ -244,11 +227,8 @@ export class DurableHistory implements HistoryStore {
 
   /** Commits what is queued, now (synchronous runner). */
   flushSync(): void {
-    if (this.pending.length === 0 || this.failed || !this.sync) return;
-    const batch = this.pending;
-    this.pending = [];
-    this.pendingPaths.clear();
-    this.pendingRename = false;
+    if (this.pending.size === 0 || this.failed || !this.sync) return;
+    const batch = this.pending.take();
     try {
       const root = this.root();
       this.runner.runSync!(function* () {
@@ -266,11 +246,8 @@ export class DurableHistory implements HistoryStore {
       return;
     }
     while (this.flushing) await this.flushing;
-    if (this.pending.length === 0 || this.failed) return;
-    const batch = this.pending;
-    this.pending = [];
-    this.pendingPaths.clear();
-    this.pendingRename = false;
+    if (this.pending.size === 0 || this.failed) return;
+    const batch = this.pending.take();
     const root = this.rootId!;
     const self = this;
     this.flushing = (async () => {
@@ -315,7 +292,7 @@ export class DurableHistory implements HistoryStore {
     const tag = found?.tag ?? options.tag ?? computeTag(text);
     const data = options.bytes ?? encodeText(text);
     const sha256 = found?.sha256 ?? sha256Hex(data);
-    this.rememberText(sha256, text);
+    this.texts.set(sha256, text);
     const fields: RecordFields = { path, sha256, tag, kind: 'text', data, op: kind, origin: options.origin, time: Date.now(), limits: this.limits, touch };
     this.write([path], (root) => recordVersion(root, fields));
     this.used(path, w);
