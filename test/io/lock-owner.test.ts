@@ -9,6 +9,7 @@ import { after, test } from 'node:test';
 import type { HashlineError } from '../../src/core/errors.js';
 import { LockManager } from '../../src/io/file-lock.js';
 import { ownerState, ownerText, parseOwner, selfIdentity } from '../../src/io/lock-owner.js';
+import { asNobody } from '../helpers/as-nobody.js';
 import { holdInChild, lockOf, procStart, recordOf, tempDir } from '../helpers/locks.js';
 
 const dirs: string[] = [];
@@ -70,19 +71,13 @@ test('a zombie owner (exited, not yet reaped) is dead', async (t) => {
   }
 });
 
-/** `setpriv` to run a child as nobody, when this process may (root, with setpriv installed). */
-function asNobody(): string[] | null {
-  if (process.getuid?.() !== 0) return null;
-  const probe = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'true']);
-  return probe.status === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : null;
-}
-
 test('processes of different users exclude each other on the same file (root and nobody)', async (t) => {
-  const prefix = asNobody();
-  if (prefix === null) {
-    t.skip('needs root and setpriv to run a process as nobody');
+  const nobody = asNobody();
+  if ('why' in nobody) {
+    t.skip(nobody.why);
     return;
   }
+  const { prefix } = nobody;
   const d = dir('hl-lock-users-');
   chmodSync(d, 0o777); // both users may create and remove lock files here
   const target = path.join(d, 'shared.txt');

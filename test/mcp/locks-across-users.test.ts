@@ -2,17 +2,18 @@
 // another user (nobody) on the same tree, then writes; nothing of the lock is left behind.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { asNobody } from '../helpers/as-nobody.js';
 import { holdInChild, lockOf } from '../helpers/locks.js';
 import { connectMcp, textOf } from '../helpers/mcp-client.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
 test('fs_write waits for the lock another user\'s process holds on the file, then writes', async (t) => {
-  if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'true']).status !== 0) {
-    t.skip('needs root and setpriv to run a process as nobody');
+  const nobody = asNobody();
+  if ('why' in nobody) {
+    t.skip(nobody.why);
     return;
   }
   const sb = await makeSandbox({ 'shared.txt': 'before\n' });
@@ -21,7 +22,7 @@ test('fs_write waits for the lock another user\'s process holds on the file, the
     chmodSync(sb.base, 0o755);
     chmodSync(sb.root, 0o777);
     const target = path.join(sb.root, 'shared.txt');
-    const holder = holdInChild(target, `{ root: ${JSON.stringify(sb.root)} }`, ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']);
+    const holder = holdInChild(target, `{ root: ${JSON.stringify(sb.root)} }`, nobody.prefix);
     await holder.held;
     assert.equal((await fsp.stat(lockOf(target))).uid, 65534, 'nobody holds the lock file beside the file');
     let settled = false;

@@ -5,13 +5,14 @@
 // or 500). Paths in refusals are the caller's own or relative to the root.
 
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, promises as fsp, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { asNobody } from '../helpers/as-nobody.js';
 import { CLI_SOURCE, connectMcp, REPO, textOf, type McpSession } from '../helpers/mcp-client.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 import { type Daemon, q, startDaemon } from '../http/harness.js';
@@ -102,16 +103,9 @@ describe('over HTTP', () => {
   });
 });
 
-/** setpriv to run as nobody, when this process may. */
-function nobodyPrefix(): string[] | null {
-  if (process.getuid?.() !== 0) return null;
-  return spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'true']).status === 0
-    ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']
-    : null;
-}
-
 describe('a directory the server may not search (EACCES met by the guard), hashline running as nobody', () => {
-  const prefix = nobodyPrefix();
+  const nobody = asNobody();
+  const prefix = 'why' in nobody ? null : nobody.prefix;
   let sb: Sandbox;
   before(async () => {
     sb = await makeSandbox({ 'in.txt': 'in\n' });
@@ -123,7 +117,7 @@ describe('a directory the server may not search (EACCES met by the guard), hashl
   after(() => sb?.cleanup());
 
   test('MCP: the refusal is io_error, worded with the path relative to the root', async (t) => {
-    if (prefix === null) return t.skip('needs root and setpriv to run hashline as nobody');
+    if (prefix === null) return t.skip('why' in nobody ? nobody.why : '');
     const transport = new StdioClientTransport({
       command: prefix[0]!,
       args: [...prefix.slice(1), process.execPath, '--import', 'tsx', CLI_SOURCE, 'mcp', '--root', sb.root],
@@ -149,7 +143,7 @@ describe('a directory the server may not search (EACCES met by the guard), hashl
   });
 
   test('HTTP: GET and PUT answer 500 io_error with the path relative to the root', async (t) => {
-    if (prefix === null) return t.skip('needs root and setpriv to run hashline as nobody');
+    if (prefix === null) return t.skip('why' in nobody ? nobody.why : '');
     const child: ChildProcess = spawn(prefix[0]!, [...prefix.slice(1), process.execPath, '--import', 'tsx', CLI_SOURCE, 'serve', '--root', sb.root, '--port', '0'], {
       cwd: REPO,
       env: { ...process.env, HASHLINE_TOKEN: '' },
