@@ -8,6 +8,7 @@
 // the read's and the edit's) plus, for the pair, one durable replace and one history commit of the file.
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { durableReplaceMs, HistoryCommitFloor, startReplay, type Replay } from '../lib/floors.js';
 import { connectHashline, connectReference, okText, type McpSide } from '../lib/mcp.js';
@@ -129,15 +130,23 @@ export const symbolEdit: Workload = {
       const after = readFileSync(path.join(root, 'h.ts'), 'utf8').split('\n').slice(start - 1, end).join('\n');
       const refAfter = readFileSync(rFile, 'utf8');
       const n = s.a.length;
+      // the parser's own cost for a text it has not seen: one napi parse of the file as last written, alone
+      const napi = createRequire(import.meta.url)('@ast-grep/napi') as { parse(lang: string, text: string): { root(): unknown } };
+      const lastText = readFileSync(path.join(root, 'h.ts'), 'utf8');
+      const parseTimes: number[] = [];
+      for (let i = 0; i < 7; i++) parseTimes.push(await timeMs(async () => napi.parse('TypeScript', `${lastText}${' '.repeat(i)}`).root()));
+      const parseMs = median(parseTimes);
+      const refRead = median(refReadTimes.slice(-n));
+      const parseNote = `one napi parse of the file's new text alone (bench process, p50 of 7): ${parseMs.toFixed(1)} ms = ${(parseMs / refRead).toFixed(2)}x the reference's whole read (the parser has no incremental re-parse; hashline starts it when fs_edit replies)`;
       if (after !== fnLines(TARGET, `h${n + 2} `).join('\n') || !refAfter.includes(refBody)) throw new Error('a side did not leave the function it was asked to write');
       const rows = [
         finish({
           ...readRow,
           status: 'measured',
           hashline: median(readTimes.slice(-n)),
-          anchor: median(refReadTimes.slice(-n)),
+          anchor: refRead,
           floor: { name: "a bare SDK server replaying hashline's recorded symbol read (no work)", value: median(floorRead.slice(-n)) },
-          note: `each read follows an edit of the same function (the file's text is new to the server); reply ${JSON.stringify(warm.r).length} bytes of JSON against the whole file's ${text.length * 2}+`,
+          note: `each read follows an edit of the same function (the file's text is new to the server); reply ${JSON.stringify(warm.r).length} bytes of JSON against the whole file's ${text.length * 2}+; ${parseNote}`,
         }),
         finish({
           ...pairRow,
@@ -146,7 +155,7 @@ export const symbolEdit: Workload = {
           anchor: median(s.b),
           samples: { hashline: s.a, anchor: s.b },
           floor: { name: `replaying the read's reply + ${EDIT_FLOOR}`, value: median(s.f), samples: s.f },
-          note: `the floor is ${(median(s.f) / median(s.b)).toFixed(2)}x of the reference (which does not fsync); the read ${median(readTimes.slice(-n)).toFixed(2)} ms of hashline's pair (p50)`,
+          note: `the floor is ${(median(s.f) / median(s.b)).toFixed(2)}x of the reference (which does not fsync); the read ${median(readTimes.slice(-n)).toFixed(2)} ms of hashline's pair (p50); ${parseNote}`,
         }),
       ];
       return rows;
