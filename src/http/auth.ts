@@ -2,9 +2,13 @@
 // digests and compared with crypto.timingSafeEqual, so the comparison time says nothing about
 // either token. The console's login form presents the same token through `tokenMatcher`.
 
-import { createHash, timingSafeEqual } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
-const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+const { createHash, timingSafeEqual } = crypto;
+/** crypto.hash (Node >= 20.12): one call, no Hash object; about half the cost per request. */
+const oneShot = typeof crypto.hash === 'function' ? crypto.hash : undefined;
+
+const digest = (s: string): Buffer => (oneShot ? oneShot('sha256', s, 'buffer') : createHash('sha256').update(s, 'utf8').digest());
 
 /** A constant-time check of a presented token against the configured one (false when none is configured). */
 export function tokenMatcher(token: string | undefined): (given: string) => boolean {

@@ -7,14 +7,17 @@
 // untouched to fastify, which answers it as before: the fast path only ever answers a 200 the route
 // would have answered with the same bytes. It skips fastify's per-request work (routing, four
 // hooks' promises, schema validation, reply serialisation), which cost more than the read itself.
-// A request it answers is over (its reply handed to the socket) before the event loop turns, so the
-// health route's busy count, which nothing could observe in between, is left alone.
+// The requests that pass the checks wait for the end of the event loop's turn (turn-batch.ts),
+// then one look at the configuration file serves them all: each was read from its socket before
+// that look, so an edit saved before a request was sent applies to it. They count as busy for the
+// health route while they wait.
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { LineWindowQuery } from '../core/line-window.js';
 import type { Engine } from '../tools/engine.js';
 import { readPlainWindow } from './file-read.js';
 import type { HostPolicy } from './host-check.js';
+import { TurnBatch } from './turn-batch.js';
 
 const PREFIX = '/v1/fs/file?';
 /** The route's query keys (its schema refuses any other). */
@@ -28,8 +31,18 @@ export interface FastFileGetOptions {
   checkToken: (authorization: string | undefined) => boolean;
   /** True once the daemon is closing (fastify then answers, closing the connection). */
   closing: () => boolean;
+  /** Told +1 when a request starts waiting for its turn's end, -1 when it is answered or passed on. */
+  track?: (delta: number) => void;
   version: string;
   versionHeader: string;
+}
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+interface Waiting {
+  req: IncomingMessage;
+  res: ServerResponse;
+  query: LineWindowQuery;
 }
 
 /**
@@ -58,21 +71,22 @@ function plainQuery(url: string): LineWindowQuery | null {
   return out.path === undefined ? null : out;
 }
 
-/** The reply's bytes when this request is the plain case, else null (and nothing was sent). */
-function plainReply(req: IncomingMessage, o: FastFileGetOptions): Buffer | null {
+/** The query when this request may be the plain case (every check but the configuration's and the read's), else null. */
+function plainRequest(req: IncomingMessage, o: FastFileGetOptions): LineWindowQuery | null {
   if (req.method !== 'GET' || !req.url?.startsWith(PREFIX) || o.closing()) return null;
   const h = req.headers;
   const auth = h.authorization;
   if (auth !== undefined && !AUTH_PATTERN.test(auth)) return null;
   if (!o.hosts.hostAllowed(h.host) || !o.hosts.originAllowed(h.origin, h.host) || !o.checkToken(auth)) return null;
-  const query = plainQuery(req.url);
-  if (query === null) return null;
+  return plainQuery(req.url);
+}
+
+/** The window's bytes when the plain read answers, else null (a bad range, a refused path: fastify words the error). */
+function plainBody(engine: Engine, query: LineWindowQuery): Buffer | null {
   try {
-    // an edited configuration file is applied by the full path (its guard is rebuilt asynchronously)
-    if (!o.engine.refreshConfigSync()) return null;
-    return readPlainWindow(o.engine, query);
+    return readPlainWindow(engine, query);
   } catch {
-    return null; // a bad range, a refused path: fastify words the error
+    return null;
   }
 }
 
@@ -81,15 +95,42 @@ function plainReply(req: IncomingMessage, o: FastFileGetOptions): Buffer | null 
  * for requests it does not answer.
  */
 export function installFastFileGet(server: Server, o: FastFileGetOptions): void {
-  const listeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  const listeners = server.listeners('request') as Listener[];
   server.removeAllListeners('request');
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const body = plainReply(req, o);
-    if (body === null) {
-      for (const listener of listeners) listener.call(server, req, res);
-      return;
-    }
+  const passOn = (req: IncomingMessage, res: ServerResponse) => {
+    for (const listener of listeners) listener.call(server, req, res);
+  };
+  const answer = ({ req, res, query }: Waiting, current: boolean) => {
+    if (req.socket.destroyed) return; // the client is gone: nothing to answer
+    const body = current ? plainBody(o.engine, query) : null;
+    if (body === null) return passOn(req, res);
     res.writeHead(200, { [o.versionHeader]: o.version, 'content-type': 'application/octet-stream', 'content-length': body.length });
     res.end(body);
+  };
+  const batch = new TurnBatch<Waiting>((waiting) => {
+    // One look for the whole batch, taken after every request in it was read. An edited
+    // configuration is applied by the full path (its guard is rebuilt asynchronously).
+    let current = false;
+    try {
+      current = !o.closing() && o.engine.refreshConfigSync();
+    } catch {
+      current = false;
+    }
+    let failure: { error: unknown } | undefined;
+    for (const w of waiting) {
+      o.track?.(-1);
+      try {
+        answer(w, current);
+      } catch (error) {
+        failure ??= { error }; // the others are still answered
+      }
+    }
+    if (failure) throw failure.error;
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const query = plainRequest(req, o);
+    if (query === null) return passOn(req, res);
+    o.track?.(1);
+    batch.add({ req, res, query });
   });
 }

@@ -139,7 +139,15 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   });
   let closing = false;
   if (options.fastFileGet ?? !options.logger) {
-    installFastFileGet(app.server, { engine, hosts, checkToken, closing: () => closing, version: VERSION, versionHeader: VERSION_HEADER });
+    installFastFileGet(app.server, {
+      engine,
+      hosts,
+      checkToken,
+      closing: () => closing,
+      track: (delta) => (busy += delta),
+      version: VERSION,
+      versionHeader: VERSION_HEADER,
+    });
   }
   let consoleHandle: ConsoleHandle | undefined;
   app.addHook('preClose', async () => {

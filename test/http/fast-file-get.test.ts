@@ -152,3 +152,70 @@ test('an edit of the configuration file applies to the fast path from the next r
     await sb.cleanup();
   }
 });
+
+test('under concurrent requests, one look at the configuration serves a batch, and an edit applies to every request sent after it', async () => {
+  const sb = await makeSandbox({ 'a.txt': 'readable\n' });
+  const config = path.join(sb.root, 'hashline.toml');
+  await fsp.writeFile(config, '# no rules yet\n');
+  const source = ConfigSource.open({ path: config, explicit: false });
+  let looks = 0;
+  const refresh = source.refresh.bind(source);
+  source.refresh = () => {
+    looks++;
+    return refresh();
+  };
+  const engine = await createEngine(mergeConfig({ root: sb.root, allow: [], block: [], readAllow: [], readBlock: [] }), { configSource: source });
+  const { app } = await createHttpServer(engine, { tools: [], host: '127.0.0.1', limits: { diskReserveBytes: 0 } });
+  let routed = 0;
+  app.addHook('onResponse', async () => {
+    routed++;
+  });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+  const get = () =>
+    new Promise<number>((resolve, reject) => {
+      const u = new URL(url);
+      const req = http.get({ host: u.hostname, port: u.port, path: '/v1/fs/file?path=a.txt', agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+    });
+  try {
+    // rounds of 16 requests sent together over 16 open connections, answered before fastify
+    await Promise.all(Array.from({ length: 16 }, get));
+    const [looks0, routed0] = [looks, routed];
+    for (let round = 0; round < 4; round++) assert.deepEqual(await Promise.all(Array.from({ length: 16 }, get)), Array(16).fill(200));
+    assert.equal(routed, routed0, 'fastify saw none of the 64 reads');
+    assert.ok(looks - looks0 < 64, `fewer looks at the configuration than requests (${looks - looks0} for 64)`);
+
+    // requests keep flowing on 16 connections while the file is edited
+    let edited = false;
+    let stop = false;
+    const seen: Array<{ sentAfterEdit: boolean; status: number }> = [];
+    const worker = async () => {
+      while (!stop) {
+        const sentAfterEdit = edited; // taken as the request is sent
+        seen.push({ sentAfterEdit, status: await get() });
+      }
+    };
+    const workers = Array.from({ length: 16 }, worker);
+    while (seen.length < 100) await new Promise((r) => setImmediate(r));
+    await fsp.writeFile(config, `block = [${JSON.stringify(path.join(sb.root, 'a.txt'))}]\n`);
+    edited = true;
+    while (seen.filter((s) => s.sentAfterEdit).length < 200) await new Promise((r) => setImmediate(r));
+    stop = true;
+    await Promise.all(workers);
+    const after = seen.filter((s) => s.sentAfterEdit);
+    assert.ok(seen.some((s) => !s.sentAfterEdit && s.status === 200), 'reads passed before the edit');
+    assert.deepEqual(
+      after.filter((s) => s.status !== 403),
+      [],
+      'every request sent after the edit is refused',
+    );
+  } finally {
+    agent.destroy();
+    await app.close();
+    await sb.cleanup();
+  }
+});

@@ -1,8 +1,9 @@
 // The DNS-rebinding policy (Host and Origin) and the bearer check, table by table.
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { bearerChecker } from '../../src/http/auth.js';
+import { bearerChecker, httpClientId, tokenMatcher } from '../../src/http/auth.js';
 import { hostPolicy, isLoopbackHost } from '../../src/http/host-check.js';
 
 test('loopback hosts', () => {
@@ -46,4 +47,15 @@ test('bearer check', () => {
   for (const h of [undefined, '', 'Bearer', 'Bearer ', 'Bearer abc-12', 'Bearer abc-1234', 'Basic abc-123', 'abc-123']) {
     assert.equal(check(h), false, String(h));
   }
+});
+
+test('tokens are compared as UTF-8, and the client id is the SHA-256 of the token as before', () => {
+  const token = 'clé-été-✓-0123';
+  const check = bearerChecker(token);
+  assert.equal(check(`Bearer ${token}`), true);
+  for (const h of ['Bearer cle-ete-✓-0123', `Bearer ${token.normalize('NFD')}`, `Bearer ${token}x`]) assert.equal(check(h), false, h);
+  assert.equal(tokenMatcher(token)(token), true);
+  assert.equal(tokenMatcher(token)(token.slice(0, -1)), false);
+  const expected = createHash('sha256').update(`hashline-token-id:${token}`, 'utf8').digest('hex').slice(0, 8);
+  assert.equal(httpClientId(token), `http:${expected}`);
 });
