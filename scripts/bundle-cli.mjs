@@ -4,6 +4,7 @@
 // Native and grammar packages (@ast-grep/*, better-sqlite3), pg and the SQL parser (libpg-query: WASM found
 // beside its own script) stay external and load lazily from node_modules. The SQL validation worker's body is a
 // second, small entry beside the CLI (hashline-sql-worker.mjs), so the worker thread loads nothing else.
+// With --split, the code a start of `hashline mcp` runs is kept in one chunk (see oneStartChunk).
 // --no-ajv swaps the SDK's ajv-backed JSON Schema validator for a stub (the server only uses it to
 // check elicitation answers, which hashline never asks for), to measure what ajv's load costs.
 // The web console's static files (src/http/console/assets/: HTML, ES modules, CSS) are copied as
@@ -12,7 +13,7 @@
 // Usage: node scripts/bundle-cli.mjs [--out FILE] [--entry FILE] [--no-ajv] [--split] [--metafile FILE: esbuild's map of inputs per output]   (FILE must sit one level under a
 // folder holding package.json, like dist/, because the version is read from ../package.json)
 import { build } from 'esbuild';
-import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -33,6 +34,38 @@ const noAjv = {
 };
 const outfile = path.resolve(values.out ?? path.join(repo, 'dist/hashline.mjs'));
 
+/**
+ * --split: every module imported with `import()` (each subcommand, each tool, the registries ...)
+ * also imports the mcp command's module, so the whole graph `hashline mcp` loads at start is
+ * reached from every chunk's entry and esbuild puts it in one chunk: a start of `hashline mcp`
+ * then loads 4 files instead of 27 (each ES module file costs a resolve, a read and a compile).
+ * The other subcommands load that chunk too (the MCP SDK among it) in place of ~20 smaller ones.
+ * `targets`: the modules imported with `import()`, from a first pass of esbuild (its metafile).
+ */
+function oneStartChunk(targets, hub) {
+  const line = `\nimport ${JSON.stringify(hub)};\n`;
+  return {
+    name: 'one-start-chunk',
+    setup(b) {
+      b.onLoad({ filter: /\.js$/ }, (args) => {
+        if (!targets.has(args.path)) return undefined;
+        return { contents: readFileSync(args.path, 'utf8') + line, loader: 'js', resolveDir: path.dirname(args.path) };
+      });
+    },
+  };
+}
+
+/** The files (absolute) that the bundle of `options` imports with `import()`, other than `hub`; none when `hub` is not one of them. */
+async function dynamicTargets(options, hub) {
+  const pass = await build({ ...options, write: false, minify: false, metafile: true });
+  const out = new Set();
+  for (const input of Object.values(pass.metafile.inputs)) {
+    for (const i of input.imports) if (i.kind === 'dynamic-import' && !i.external) out.add(path.resolve(i.path));
+  }
+  // only when `hub` is itself imported that way (the CLI's entry; not a bench server's)
+  return out.delete(hub) ? out : new Set();
+}
+
 const SQL_WORKER_FILE = 'hashline-sql-worker.mjs';
 // every tool's tools/list entry (JSON Schemas from zod), made once here from the compiled modules the
 // bundle is made of, so a start of the bundled CLI converts no schema (src/mcp/tool-listing.ts)
@@ -50,8 +83,7 @@ if (values.split) rmSync(path.join(repo, 'bin'), { recursive: true, force: true 
 const output = values.split
   ? { outdir: path.join(repo, 'bin'), splitting: true, entryNames: 'hashline', chunkNames: 'hashline-[name]-[hash]', outExtension: { '.js': '.mjs' } }
   : { outfile };
-const cli = await build({
-  metafile: values.metafile !== undefined,
+const cliOptions = {
   entryPoints: [path.resolve(values.entry ?? path.join(repo, 'dist/cli/main.js'))],
   ...output,
   bundle: true,
@@ -71,7 +103,13 @@ const cli = await build({
   banner: { js: "import { createRequire as __hashlineRequire } from 'node:module'; const require = __hashlineRequire(import.meta.url);" },
   logLevel: 'warning',
   plugins: values['no-ajv'] ? [noAjv] : [],
-});
+};
+const MCP_COMMAND = path.join(repo, 'dist/cli/mcp-command.js');
+if (values.split) {
+  const targets = await dynamicTargets(cliOptions, MCP_COMMAND);
+  if (targets.size > 0) cliOptions.plugins = [...cliOptions.plugins, oneStartChunk(targets, MCP_COMMAND)];
+}
+const cli = await build({ ...cliOptions, metafile: values.metafile !== undefined });
 if (values.metafile !== undefined) writeFileSync(values.metafile, JSON.stringify(cli.metafile));
 await build({
   entryPoints: [path.join(repo, 'dist/io/sql-worker-thread.js')],

@@ -1,5 +1,6 @@
 // The bin that package.json ships (bundled by `prepare`) serves MCP like the sources do, and a start of
-// `hashline mcp` loads no tool's module (each loads on its first call: src/tools/tool-loaders.ts).
+// `hashline mcp` loads no tool's module (each loads on its first call: src/tools/tool-loaders.ts) and
+// few files (the code it runs is kept in one chunk: scripts/bundle-cli.mjs).
 
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -56,4 +57,14 @@ test('a start of `hashline mcp` from the bin loads no tool module nor what only 
     assert.ok(holders.length > 0, `the bin holds ${m} somewhere`);
     assert.deepEqual(holders.filter((f) => start.has(f)), [], `${m} is not loaded at start`);
   }
+});
+
+test('a start of `hashline mcp` from the bin loads 4 files: the entry, the mcp command and two shared chunks', () => {
+  const dir = path.join(REPO, 'bin');
+  assert.ok(existsSync(path.join(dir, 'hashline.mjs')), 'bin/hashline.mjs is missing: run `npm run build`');
+  const start = mcpStartFiles(dir);
+  // each ES module file a start loads costs a resolve, a read and a compile (27 files before the chunks were merged)
+  assert.ok(start.size <= 4, `a start loads ${start.size} files: ${[...start].join(', ')}`);
+  // the tools stay out of it: their chunks are more than the start's
+  assert.ok(readdirSync(dir).filter((f) => f.endsWith('.mjs')).length > start.size + 10);
 });
