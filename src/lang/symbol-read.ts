@@ -1,0 +1,71 @@
+// The definition an fs_read `symbol` target shows in one file. From the whole tree of the text when
+// it is kept (lang/parse-cache.ts); else, right after an edit, from the whole tree of a text of the
+// same file read before plus a parse of the one definition the edit changed, when
+// lang/symbol-region.ts can show that this is exactly what a whole parse gives; else from a whole
+// parse, waiting for one of the same text that is already running (lang/warm-after-write.ts). The
+// background parse of an edited text still runs and serves later reads.
+
+import type { SgRoot } from '@ast-grep/napi';
+import { cachedTree, parseWhenReady } from './parse-cache.js';
+import type { LanguageInfo } from './registry.js';
+import { regionLanguage, symbolFromRegion } from './symbol-region.js';
+import { findSymbolCached, type SymbolMatch } from './symbols.js';
+import { hasTreeFacts, treeFacts } from './tree-facts.js';
+
+/** Texts read by symbol per real path, newest last: the earlier texts a region re-parse may start from. */
+const bases = new Map<string, string[]>();
+const MAX_PATHS = 32;
+const MAX_TEXTS = 3;
+/** Texts longer than this are not kept as earlier texts. */
+const MAX_BASE_CHARS = 1024 * 1024;
+/** Earlier texts tried per read (each try may walk a whole tree once). */
+const MAX_TRIES = 2;
+
+function noteText(real: string, text: string): void {
+  if (text.length > MAX_BASE_CHARS) return;
+  const texts = (bases.get(real) ?? []).filter((t) => t !== text);
+  bases.delete(real);
+  texts.push(text);
+  if (texts.length > MAX_TEXTS) texts.shift();
+  bases.set(real, texts);
+  if (bases.size > MAX_PATHS) bases.delete(bases.keys().next().value as string);
+}
+
+/** The answer from an earlier text of `real` whose whole tree is kept, or undefined. */
+function fromEarlierText(real: string, lang: LanguageInfo, text: string, name: string): SymbolMatch | undefined {
+  const texts = bases.get(real);
+  if (!texts || !regionLanguage(lang)) return undefined;
+  const withTrees: Array<{ before: string; tree: SgRoot }> = [];
+  for (let i = texts.length - 1; i >= 0; i--) {
+    const before = texts[i]!;
+    const tree = before === text ? undefined : cachedTree(lang, before);
+    if (tree) withTrees.push({ before, tree });
+  }
+  // trees already walked first (newest first among them), then the newest other
+  withTrees.sort((a, b) => Number(hasTreeFacts(b.tree)) - Number(hasTreeFacts(a.tree)));
+  for (const { before, tree } of withTrees.slice(0, MAX_TRIES)) {
+    const match = symbolFromRegion(lang, before, tree, text, name);
+    if (match) return match;
+  }
+  return undefined;
+}
+
+/** Walks a whole tree for the region re-parse's facts once the current turn is over. */
+function factsLater(lang: LanguageInfo, tree: SgRoot): void {
+  if (regionLanguage(lang) && !hasTreeFacts(tree)) setImmediate(() => treeFacts(tree));
+}
+
+/** The definition named `name` in `text`, the text of file `real` as read now; null when there is none. */
+export async function symbolForRead(real: string, lang: LanguageInfo, text: string, name: string): Promise<SymbolMatch | null> {
+  let tree = cachedTree(lang, text);
+  if (!tree) {
+    const quick = fromEarlierText(real, lang, text, name);
+    noteText(real, text);
+    if (quick) return quick;
+    // right after an edit, the new text may be parsing off the main thread: wait for that tree
+    tree = (await parseWhenReady(lang, text)) ?? undefined;
+  } else noteText(real, text);
+  if (!tree) return null;
+  factsLater(lang, tree);
+  return findSymbolCached(lang, tree, name);
+}
