@@ -39,13 +39,19 @@ export function regionLanguage(lang: LanguageInfo): boolean {
   return LANGS.has(lang.id);
 }
 
+/** Characters compared at once (natively, as strings) before the search goes character by character. */
+const CHUNK = 1024;
+
 /** The span of `before` that differs from `after`: common prefix `start`, then the ends in each text. */
 export function changedSpan(before: string, after: string): { start: number; beforeEnd: number; afterEnd: number } {
   const min = Math.min(before.length, after.length);
   let start = 0;
+  while (start + CHUNK <= min && before.slice(start, start + CHUNK) === after.slice(start, start + CHUNK)) start += CHUNK;
   while (start < min && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  const room = min - start;
   let tail = 0;
-  while (tail < min - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
+  while (tail + CHUNK <= room && before.slice(before.length - tail - CHUNK, before.length - tail) === after.slice(after.length - tail - CHUNK, after.length - tail)) tail += CHUNK;
+  while (tail < room && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
   return { start, beforeEnd: before.length - tail, afterEnd: after.length - tail };
 }
 

@@ -79,6 +79,27 @@ const RUNS = Number(process.env.HASHLINE_REGION_RUNS ?? 1500);
 const SEED = Number(process.env.HASHLINE_REGION_SEED ?? 20261202);
 const bases = corpus().map(prepare).filter((b): b is Base => b !== null);
 
+test('changedSpan finds the longest common prefix and then the longest common suffix that does not overlap it', () => {
+  const naive = (a: string, b: string) => {
+    const min = Math.min(a.length, b.length);
+    let s = 0;
+    while (s < min && a[s] === b[s]) s++;
+    let t = 0;
+    while (t < min - s && a[a.length - 1 - t] === b[b.length - 1 - t]) t++;
+    return { start: s, beforeEnd: a.length - t, afterEnd: b.length - t };
+  };
+  // two letters and long texts, so that the chunked comparison meets every boundary
+  const text = fc.string({ unit: fc.constantFrom('a', 'b'), maxLength: 5000 });
+  fc.assert(
+    fc.property(text, fc.nat(5000), fc.nat(3000), text, (a, at, remove, insert) => {
+      const i = Math.min(at, a.length);
+      const b = a.slice(0, i) + insert + a.slice(i + remove);
+      assert.deepEqual(changedSpan(a, b), naive(a, b));
+    }),
+    { numRuns: 1000, seed: SEED },
+  );
+});
+
 test('the corpus holds clean trees of every language the region re-parse serves', () => {
   const langs = new Set(bases.map((b) => b.lang));
   assert.deepEqual([...langs].sort(), ['JavaScript', 'Tsx', 'TypeScript']);
