@@ -1,7 +1,7 @@
 // The definition an fs_read `symbol` target shows in one file. From the whole tree of the text when
 // it is kept (lang/parse-cache.ts); else, right after an edit, from the whole tree of a text of the
-// same file read before plus a parse of the one definition the edit changed, when
-// lang/symbol-region.ts can show that this is exactly what a whole parse gives; else from a whole
+// same file read before plus a parse of the one definition the edit changed, under the strict
+// conditions of lang/symbol-region.ts; else from a whole
 // parse, waiting for one of the same text that is already running (lang/warm-after-write.ts). The
 // background parse of an edited text still runs and serves later reads.
 
@@ -65,9 +65,16 @@ function fromEarlierText(real: string, lang: LanguageInfo, text: string, name: s
   return undefined;
 }
 
-/** Walks the whole tree of `text` for the region re-parse's facts once the current turn is over. */
+/**
+ * When no earlier text of `real` has a walked tree still kept, walks the tree of `text` (the text
+ * just read) for the region re-parse's facts once the current turn is over: one walk serves every
+ * later edit of the same definition, so a file read again and again is not walked each time.
+ */
 function factsLater(real: string, lang: LanguageInfo, text: string, tree: SgRoot): void {
   if (!regionLanguage(lang) || hasTreeFacts(tree)) return;
+  const texts = bases.get(real) ?? [];
+  for (const t of texts) if (t.walked && t.text !== text && !cachedTree(lang, t.text)) t.walked = false;
+  if (texts.some((t) => t.walked && t.text !== text)) return;
   setImmediate(() => {
     treeFacts(tree);
     const entry = bases.get(real)?.find((t) => t.text === text);
