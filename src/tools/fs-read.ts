@@ -21,8 +21,8 @@ import { parseWhenReady } from '../lang/parse-cache.js';
 import { sourceErrorPositions } from '../lang/parse-health.js';
 import { isAvailable, languageForPath } from '../lang/registry.js';
 import { noGrammarInstalled } from '../core/messages/lang.js';
+import { symbolForRead } from '../lang/symbol-read.js';
 import { searchSymbol } from '../lang/symbol-search.js';
-import { findSymbolCached } from '../lang/symbols.js';
 import { noteStructuralRead } from '../lang/warm-after-write.js';
 import type { Engine } from './engine.js';
 import { ReadResultSchema, type ReadResult } from './hashline-results.js';
@@ -110,9 +110,7 @@ async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget
   if (!isAvailable(lang)) return [warningResult(rp.display, noGrammarInstalled(rp.display, lang.id))];
   noteStructuralRead(rp.real, name);
   const loaded = await loadForParse(engine.guard, rp, signal);
-  // right after an edit, the new text may be parsing off the main thread: wait for that tree
-  const tree = await parseWhenReady(lang, loaded.text);
-  const match = tree ? findSymbolCached(lang, tree, name) : null;
+  const match = await symbolForRead(rp.real, lang, loaded.text, name);
   if (!match) return [warningResult(rp.display, [symbolNotFound(name, rp.display), ...hiddenBySyntax(lang, loaded.text, name)].join(' '))];
   const src = textSource(loaded.text);
   const r = renderBlock(src, match, budget, full);

@@ -71,7 +71,8 @@ test('a symbol read that comes while the new text is still parsing waits for tha
   const first = await readSymbol(engine, 'c.ts', 'two');
   const warmed = warmStats.parsed;
   const parses = parseStats.parsed;
-  const edited = await edit(engine, 'c.ts', first.file_hash, 'replace 7:\n+  return x * 31;');
+  // an edit of two functions, which the region re-parse of one definition (lang/symbol-region.ts) does not serve
+  const edited = await edit(engine, 'c.ts', first.file_hash, 'replace 3..7:\n+  return x * 21;\n+}\n+export function two(a: number): number {\n+  const x = a + 1;\n+  return x * 31;');
   // no turn of the event loop between the edit's reply and the read: the background parse has not run
   assert.equal(warmStats.parsed, warmed);
   const again = await readSymbol(engine, 'c.ts', 'two');
