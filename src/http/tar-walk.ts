@@ -17,7 +17,7 @@ import { HashlineError } from '../core/errors.js';
 import { treeTooManyBytes, treeTooManyMembers } from '../core/messages/http.js';
 import type { PathGuard } from '../io/path-guard.js';
 import { PrefetchHold, TAR_PREFETCH_BYTES_PER_REQUEST } from './prefetch-budget.js';
-import { HEADER_ROOM, memberName, padding, writeHeader, writeOtherHeader } from './tar-header.js';
+import { HEADER_ROOM, memberName, padding, writeHeader, writeOtherHeader, zero } from './tar-header.js';
 import { PackArena, type PackedRun } from './tar-pack-arena.js';
 
 /** A member left for the writer: a file opened again when its turn comes, or a directory or link whose header did not fit the hold. */
@@ -122,7 +122,7 @@ function walkFile(at: string, rel: string, arena: PackArena<TreeEntry>, done: { 
       if (arena.keep(end)) {
         // a file that shrank since the fstat is opened again when its turn comes
         if (readFully(fd, buf, body, size)) {
-          buf.fill(0, body + size, end);
+          zero(buf, body + size, end);
           done.packed = true;
         } else arena.drop(start);
       }
