@@ -4,41 +4,37 @@
 // listed and its entries opened or lstat'ed through that descriptor (`/proc/<pid>/fd/N/name`): a
 // file is read from the directory that was checked even if a parent is swapped for a link
 // meanwhile, with no per-file path check. Each file's size comes from the fstat of that open, and
-// small files are read there and then, within the request's read-ahead hold (prefetch-budget.ts),
-// so most files cost one open, fstat, read and close in all. Directories' modes and links' targets
-// are read here too. Per-file calls are synchronous, in bounded slices (the event loop runs in
-// between): a thread-pool round trip per call is what would otherwise bound the throughput.
+// small files are packed there and then (header, content and padding written into the archive's
+// chunks: tar-pack-arena.ts) within the request's read-ahead hold (prefetch-budget.ts), so most
+// files cost one open, fstat, read and close in all and no object of their own. Directories' and
+// links' headers are written here too. Per-file calls are synchronous, in bounded slices (the
+// event loop runs in between): a thread-pool round trip per call is what would otherwise bound
+// the throughput.
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Dirent, type Stats } from 'node:fs';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { HashlineError } from '../core/errors.js';
 import { treeTooManyBytes, treeTooManyMembers } from '../core/messages/http.js';
 import type { PathGuard } from '../io/path-guard.js';
-import { readFdSync } from '../io/read-verified-sync.js';
 import { PrefetchHold, TAR_PREFETCH_BYTES_PER_REQUEST } from './prefetch-budget.js';
+import { HEADER_ROOM, memberName, padding, writeHeader, writeOtherHeader, zero } from './tar-header.js';
+import { PackArena, type PackedRun } from './tar-pack-arena.js';
 
-/** A file as the walk found it through its directory's descriptor. */
-export interface WalkedFile {
-  mode: number;
-  size: number;
-  mtimeMs: number;
-  /** The content, read during the walk (small files, within the budget). */
-  content?: Buffer;
-}
-
+/** A member left for the writer: a file opened again when its turn comes, or a directory or link whose header did not fit the hold. */
 export interface TreeEntry {
   /** Relative to the archived directory ('' for the directory itself). */
   rel: string;
   abs: string;
   kind: 'dir' | 'file' | 'link';
-  /** Set for files (those that could not be opened as regular files are left out). */
-  file?: WalkedFile;
   /** A directory's or link's permission bits and a link's time, from an lstat through the parent's descriptor. */
   mode?: number;
   mtimeMs?: number;
   /** A link's target, read through the parent's descriptor. */
   target?: string;
 }
+
+/** The archive in order: runs of members the walk wrote (tar-pack-arena.ts) and members left for the writer. */
+export type TreeItem = TreeEntry | PackedRun;
 
 export interface TreeCaps {
   maxTarMembers: number;
@@ -106,23 +102,46 @@ function openRegular(at: string, accept?: (fd: number) => boolean): { fd: number
   return null;
 }
 
-/** Opens a file through its directory's descriptor: its mode, size and time, and its content within the budget. */
-function walkFile(at: string, hold: PrefetchHold): WalkedFile | null {
+/**
+ * Opens a file through its directory's descriptor for its mode, size and time; a small one is
+ * packed there and then (header, content, padding) when the hold takes it. The file's size, or
+ * -1 when it is gone or not a regular file; `packed` tells whether it went into the arena.
+ */
+function walkFile(at: string, rel: string, arena: PackArena<TreeEntry>, done: { packed: boolean }): number {
+  done.packed = false;
   const opened = openRegular(at);
-  if (opened === null) return null;
+  if (opened === null) return -1;
   const { fd, st } = opened;
   try {
-    const file: WalkedFile = { mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs };
-    if (st.size <= PREFETCH_FILE_LIMIT && hold.take(st.size)) {
-      const content = readFdSync(fd, st.size);
-      // a file that shrank since the fstat is read again when its turn comes
-      if (content.length === st.size) file.content = content;
-      else hold.give(st.size);
+    const size = st.size;
+    if (size <= PREFETCH_FILE_LIMIT) {
+      const buf = arena.room(HEADER_ROOM + size + 512);
+      const start = arena.at;
+      const body = start + writeHeader(buf, start, 'File', memberName(rel), st.mode & 0o7777, size, st.mtimeMs);
+      const end = body + size + padding(size);
+      if (arena.keep(end)) {
+        // a file that shrank since the fstat is opened again when its turn comes
+        if (readFully(fd, buf, body, size)) {
+          zero(buf, body + size, end);
+          done.packed = true;
+        } else arena.drop(start);
+      }
     }
-    return file;
+    return size;
   } finally {
     closeSync(fd);
   }
+}
+
+/** Reads `size` bytes of `fd` from its start into `buf` at `off`; false when the file is shorter now. */
+function readFully(fd: number, buf: Buffer, off: number, size: number): boolean {
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, buf, off + got, size - got, got);
+    if (n === 0) return false;
+    got += n;
+  }
+  return true;
 }
 
 /** A directory's or link's lstat and (for a link) its target, through the parent's descriptor; false when gone or changed. */
@@ -140,21 +159,31 @@ function walkOther(at: string, entry: TreeEntry): boolean {
 }
 
 /**
- * Lists the tree under `dir` (a real directory path) without following links; throws `too_large`
- * past the caps. Content read ahead is counted in `hold`, which the caller releases when the
- * request ends (TreeTarStream does it when given the same hold; a throw here leaves it to the caller).
+ * Lists the tree under `dir` (a real directory path) without following links, and packs it as it
+ * goes (tar-pack-arena.ts) while `hold` takes the bytes; throws `too_large` past the caps. What is
+ * packed stays counted in `hold`, which the caller releases when the request ends (TreeTarStream
+ * does it when given the same hold; a throw here leaves it to the caller).
  */
-export async function walkTree(guard: PathGuard, dir: string, display: string, caps: TreeCaps, hold = new PrefetchHold(TAR_PREFETCH_BYTES_PER_REQUEST)): Promise<TreeEntry[]> {
-  const out: TreeEntry[] = [{ rel: '', abs: dir, kind: 'dir' }];
-  const stack: TreeEntry[] = [out[0]!];
+export async function walkTree(guard: PathGuard, dir: string, display: string, caps: TreeCaps, hold = new PrefetchHold(TAR_PREFETCH_BYTES_PER_REQUEST)): Promise<TreeItem[]> {
+  const arena = new PackArena<TreeEntry>([], hold);
+  const root: TreeEntry = { rel: '', abs: dir, kind: 'dir' };
+  const stack: TreeEntry[] = [root];
+  const done = { packed: false };
+  let members = 1;
   let bytes = 0;
   let work = 0;
   while (stack.length > 0) {
     const d = stack.pop()!;
     const opened = openDir(guard, d.abs);
-    if (opened === null) continue;
+    if (opened === null) {
+      if (d === root) arena.add(root); // no mode: left out by the writer, as a directory that went away
+      continue;
+    }
     try {
-      if (d.rel === '') d.mode = fstatSync(opened.fd).mode & 0o7777;
+      if (d === root) {
+        root.mode = fstatSync(opened.fd).mode & 0o7777;
+        packOther(arena, root);
+      }
       let list: Dirent[];
       try {
         list = readdirSync(opened.prefix, { withFileTypes: true });
@@ -168,17 +197,21 @@ export async function walkTree(guard: PathGuard, dir: string, display: string, c
         if (kind === null) continue;
         const abs = `${d.abs}/${e.name}`;
         if (!guard.admitsReal(abs, 'read')) continue;
-        if (out.length >= caps.maxTarMembers) throw new HashlineError('too_large', treeTooManyMembers(display, caps.maxTarMembers));
-        const entry: TreeEntry = { rel: d.rel === '' ? e.name : `${d.rel}/${e.name}`, abs, kind };
+        if (members >= caps.maxTarMembers) throw new HashlineError('too_large', treeTooManyMembers(display, caps.maxTarMembers));
+        const rel = d.rel === '' ? e.name : `${d.rel}/${e.name}`;
         if (kind === 'file') {
-          const file = walkFile(opened.prefix + e.name, hold);
-          if (file === null) continue;
-          bytes += file.size;
+          const size = walkFile(opened.prefix + e.name, rel, arena, done);
+          if (size < 0) continue;
+          bytes += size;
           if (bytes > caps.maxTarBytes) throw new HashlineError('too_large', treeTooManyBytes(display, caps.maxTarBytes));
-          entry.file = file;
-        } else if (!walkOther(opened.prefix + e.name, entry)) continue;
-        out.push(entry);
-        if (kind === 'dir') subdirs.push(entry);
+          if (!done.packed) arena.add({ rel, abs, kind });
+        } else {
+          const entry: TreeEntry = { rel, abs, kind };
+          if (!walkOther(opened.prefix + e.name, entry)) continue;
+          packOther(arena, entry);
+          if (kind === 'dir') subdirs.push(entry);
+        }
+        members++;
         if (++work % WALK_SLICE === 0) await yieldToLoop();
       }
       for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
@@ -186,7 +219,15 @@ export async function walkTree(guard: PathGuard, dir: string, display: string, c
       closeSync(opened.fd);
     }
   }
-  return out;
+  arena.flush();
+  return arena.out;
+}
+
+/** A directory's or link's header into the arena, or the entry for the writer when the hold is full. */
+function packOther(arena: PackArena<TreeEntry>, e: TreeEntry): void {
+  const buf = arena.room(HEADER_ROOM);
+  const end = arena.at + writeOtherHeader(buf, arena.at, e.kind as 'dir' | 'link', e.rel, e.mode!, e.mtimeMs ?? 0, e.target ?? '');
+  if (!arena.keep(end)) arena.add(e);
 }
 
 /**
