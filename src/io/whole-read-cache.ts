@@ -30,6 +30,7 @@ const MAX_CACHED_BYTES = 8 * 1024 * 1024;
 
 const entries = new Map<string, Entry>();
 let cachedBytes = 0;
+let scratch: Buffer | undefined;
 
 function drop(real: string): void {
   const old = entries.get(real);
@@ -60,7 +61,9 @@ function loadAll(bytes: Buffer, keepTextUpTo: number): LoadedLines {
  */
 export async function loadWholeLines(guard: PathGuard, rp: ResolvedPath, options: CollectOptions = {}): Promise<WholeLines> {
   if (options.want || options.maxLineUnits !== undefined) return loadLines(guard, rp, options);
-  const small = readVerifiedSync(guard, rp.real, rp.display, Math.min(SYNC_READ_BYTES, options.maxBytes ?? SYNC_READ_BYTES), options.scope ?? 'read');
+  // read into one reused buffer: the bytes are kept (copied) only when they are new
+  scratch ??= Buffer.allocUnsafe(SYNC_READ_BYTES);
+  const small = readVerifiedSync(guard, rp.real, rp.display, Math.min(SYNC_READ_BYTES, options.maxBytes ?? SYNC_READ_BYTES), options.scope ?? 'read', scratch);
   if (!small) return loadLines(guard, rp, options);
   const keepTextUpTo = options.keepTextUpTo ?? 0;
   const keptText = small.bytes.length <= keepTextUpTo;
@@ -71,8 +74,9 @@ export async function loadWholeLines(guard: PathGuard, rp: ResolvedPath, options
     entries.set(rp.real, hit);
     return hit.loaded;
   }
-  const loaded: WholeLines = { ...loadAll(small.bytes, keepTextUpTo), memo: new Map() };
-  keep(rp.real, { key: small.key, bytes: small.bytes, keptText, loaded });
+  const bytes = Buffer.from(small.bytes);
+  const loaded: WholeLines = { ...loadAll(bytes, keepTextUpTo), memo: new Map() };
+  keep(rp.real, { key: small.key, bytes, keptText, loaded });
   return loaded;
 }
 
