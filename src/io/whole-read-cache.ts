@@ -26,7 +26,7 @@ interface Entry {
 
 /** Entries kept, least recently used dropped first; with the text, lines and body, an entry holds ~5x its bytes. */
 const MAX_ENTRIES = 16;
-const MAX_CACHED_BYTES = 8 * 1024 * 1024;
+const MAX_CACHED_BYTES = 4 * 1024 * 1024;
 
 const entries = new Map<string, Entry>();
 let cachedBytes = 0;
