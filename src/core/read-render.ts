@@ -45,6 +45,8 @@ export interface Rendered {
   notices: string[];
   /** Delivery problems (the result's `warnings`). */
   warnings: string[];
+  /** Content already assembled from this body, by header (a whole body kept in a memo). */
+  contents?: Map<string, string>;
 }
 
 export function numbered(n: number, text: string): string {
@@ -133,19 +135,42 @@ class Builder {
   }
 }
 
-/**
- * A whole file: lines 1..total, plus the empty element after a trailing newline (`trailingEmpty`,
- * also true for an empty file), numbered total+1. Not column-truncated (as the reference).
- */
-export function renderWhole(src: LineSource, trailingEmpty: boolean, budget: ReplyBudget): Rendered {
-  const last = trailingEmpty ? src.total + 1 : src.total;
-  // bulk path: when the whole body surely fits, skip the per-line accounting
+/** A whole body as the bulk path renders it, kept in a loaded file's memo for the next read of the same bytes. */
+interface WholeBody {
+  body: string[];
+  joined: string;
+  /** What the body costs in the reply budget. */
+  cost: number;
+  seen: number[];
+  contents: Map<string, string>;
+}
+
+function wholeBody(src: LineSource, last: number): WholeBody {
   const body: string[] = new Array(last);
   const show = src.utf8 === true ? (x: string) => x : displayText;
   for (let n = 1; n <= last; n++) body[n - 1] = numbered(n, n > src.total ? '' : show(src.line(n)));
   const joined = body.join('\n');
-  if (budget.takeBytes(2 * (jsonEscapedBytes(joined) + 2 * last))) {
-    return { body, joined, seen: Array.from({ length: src.total }, (_, i) => i + 1), notices: [], warnings: [] };
+  const seen = Array.from({ length: src.total }, (_, i) => i + 1);
+  return { body, joined, cost: 2 * (jsonEscapedBytes(joined) + 2 * last), seen, contents: new Map() };
+}
+
+/**
+ * A whole file: lines 1..total, plus the empty element after a trailing newline (`trailingEmpty`,
+ * also true for an empty file), numbered total+1. Not column-truncated (as the reference).
+ * `memo` (optional) belongs to the lines of `src` (io/whole-read-cache.ts): the body rendered
+ * there before is used again, and the arrays of the result are then shared (read-only).
+ */
+export function renderWhole(src: LineSource, trailingEmpty: boolean, budget: ReplyBudget, memo?: Map<string, unknown>): Rendered {
+  const last = trailingEmpty ? src.total + 1 : src.total;
+  // bulk path: when the whole body surely fits, skip the per-line accounting
+  const key = `renderWhole:${last}`;
+  let w = memo?.get(key) as WholeBody | undefined;
+  if (w === undefined) {
+    w = wholeBody(src, last);
+    memo?.set(key, w);
+  }
+  if (budget.takeBytes(w.cost)) {
+    return { body: w.body, joined: w.joined, seen: w.seen, notices: [], warnings: [], ...(memo ? { contents: w.contents } : {}) };
   }
   const b = new Builder(budget, false);
   for (let n = 1; n <= last; n++) {
@@ -227,7 +252,14 @@ export function renderBlock(src: LineSource, span: LineSpanRange, budget: ReplyB
 
 /** `content` of a ReadResult: header, the body lines, then each notice on its own line. */
 export function assembleContent(header: string, r: Rendered): string {
+  const kept = r.notices.length === 0 ? r.contents?.get(header) : undefined;
+  if (kept !== undefined) return kept;
   let s = `${header}\n${r.joined ?? r.body.join('\n')}`;
   for (const n of r.notices) s += `\n${n}`;
+  if (r.notices.length === 0 && r.contents) {
+    // one entry: a file is shown under one header at a time
+    r.contents.clear();
+    r.contents.set(header, s);
+  }
   return s;
 }

@@ -32,7 +32,7 @@ export interface CollectOptions {
 }
 
 /** Small files are read with synchronous verified calls: one thread-pool hop each costs more. */
-const SYNC_READ_BYTES = 256 * 1024;
+export const SYNC_READ_BYTES = 256 * 1024;
 
 function collector(options: CollectOptions): { kept: Map<number, string> | string[]; onLine: (n: number, content: string) => void } {
   if (!options.want && options.maxLineUnits === undefined) {

@@ -24,9 +24,12 @@ export interface SyncRead {
 /** Opens for reading without following a final link, and without blocking on a fifo. */
 export const OPEN_NO_FOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-/** Reads up to `size` bytes of `fd` from its start (fewer when the file shrank meanwhile). */
-export function readFdSync(fd: number, size: number): Buffer {
-  const bytes = Buffer.allocUnsafe(size);
+/**
+ * Reads up to `size` bytes of `fd` from its start (fewer when the file shrank meanwhile), into
+ * `scratch` when it is large enough (the result is then a view of it, valid until its next use).
+ */
+export function readFdSync(fd: number, size: number, scratch?: Buffer): Buffer {
+  const bytes = scratch !== undefined && scratch.length >= size ? scratch.subarray(0, size) : Buffer.allocUnsafe(size);
   let got = 0;
   while (got < size) {
     const n = readSync(fd, bytes, got, size - got, got);
@@ -40,8 +43,11 @@ export function statKey(st: { size: number; mtimeMs: number; ino: number; dev: n
   return `${st.size}:${st.mtimeMs}:${st.ino}:${st.dev}`;
 }
 
-/** Reads `real` whole, or returns null when it is missing, not a regular file, or larger than `maxBytes`. */
-export function readVerifiedSync(guard: PathGuard, real: string, display: string, maxBytes: number, scope: Scope = 'read'): SyncRead | null {
+/**
+ * Reads `real` whole, or returns null when it is missing, not a regular file, or larger than
+ * `maxBytes`. With `scratch`, the bytes may be a view of it (copy them to keep them).
+ */
+export function readVerifiedSync(guard: PathGuard, real: string, display: string, maxBytes: number, scope: Scope = 'read', scratch?: Buffer): SyncRead | null {
   let fd: number;
   try {
     fd = openSync(real, OPEN_NO_FOLLOW);
@@ -59,7 +65,7 @@ export function readVerifiedSync(guard: PathGuard, real: string, display: string
         throw new HashlineError('link_swapped', linkSwapped(display), { details: { path: display, opened: actual } });
       }
     }
-    return { bytes: readFdSync(fd, st.size), key: statKey(st), mode: st.mode };
+    return { bytes: readFdSync(fd, st.size, scratch), key: statKey(st), mode: st.mode };
   } finally {
     closeSync(fd);
   }

@@ -9,6 +9,36 @@ import { Buffer } from 'node:buffer';
 /** Strings at least this long are escaped once per reply and reused. */
 const SHARED_MIN_LENGTH = 4096;
 
+/**
+ * The encodings of the last long strings sent, so a reply that carries one of them again (a whole
+ * read of a file whose bytes did not change gives the very same content string, see
+ * io/whole-read-cache.ts) reuses its bytes. A lookup costs what the per-reply map costs already.
+ */
+const recent = new Map<string, Buffer>();
+const RECENT_ENTRIES = 8;
+const RECENT_BYTES = 8 * 1024 * 1024;
+let recentBytes = 0;
+
+function encodeLong(v: string): Buffer {
+  let b = recent.get(v);
+  if (b !== undefined) {
+    // most recently used last
+    recent.delete(v);
+    recent.set(v, b);
+    return b;
+  }
+  b = Buffer.from(JSON.stringify(v));
+  if (b.length > RECENT_BYTES) return b;
+  recent.set(v, b);
+  recentBytes += b.length;
+  while (recent.size > RECENT_ENTRIES || recentBytes > RECENT_BYTES) {
+    const [oldest, ob] = recent.entries().next().value as [string, Buffer];
+    recent.delete(oldest);
+    recentBytes -= ob.length;
+  }
+  return b;
+}
+
 /** The UTF-8 chunks of JSON.stringify(value) (none where it gives undefined). */
 export function encodeSharingStrings(value: unknown): Buffer[] {
   const encoded = new Map<string, Buffer>();
@@ -24,7 +54,7 @@ export function encodeSharingStrings(value: unknown): Buffer[] {
       if (v.length < SHARED_MIN_LENGTH) small.push(JSON.stringify(v));
       else {
         let b = encoded.get(v);
-        if (b === undefined) encoded.set(v, (b = Buffer.from(JSON.stringify(v))));
+        if (b === undefined) encoded.set(v, (b = encodeLong(v)));
         flush();
         chunks.push(b);
       }

@@ -16,6 +16,7 @@ import { splitLines } from '../core/text-doc.js';
 import { openVerified } from '../io/open-verified.js';
 import type { ResolvedPath } from '../io/path-guard.js';
 import { loadForParse, loadLines } from '../io/read-lines.js';
+import { loadWholeLines } from '../io/whole-read-cache.js';
 import { resolveBlockInTree } from '../lang/blocks.js';
 import { parseWhenReady } from '../lang/parse-cache.js';
 import { sourceErrorPositions } from '../lang/parse-health.js';
@@ -122,8 +123,8 @@ async function readFile(engine: Engine, rp: ResolvedPath, t: TargetArgs, budget:
   const keepTextUpTo = 2 * engine.history.limits.maxSnapshotBytes;
   const allowance = budget.remaining;
   const whole = async (warning: string | undefined): Promise<ReadResult> => {
-    const loaded = await loadLines(engine.guard, rp, { allowance, keepTextUpTo, signal });
-    const r = renderWhole(loaded, loaded.trailingEmpty, budget);
+    const loaded = await loadWholeLines(engine.guard, rp, { allowance, keepTextUpTo, signal });
+    const r = renderWhole(loaded, loaded.trailingEmpty, budget, loaded.memo);
     remember(engine, rp.real, loaded.text, r.seen);
     const w = [...(warning ? [warning] : []), ...(loaded.utf8 ? [] : [notUtf8(rp.display)])];
     return result(rp, loaded.tag, r, w);

@@ -42,5 +42,18 @@ test('jsonEscapedBytes equals the UTF-8 size of JSON.stringify, lone surrogates 
     ),
     { numRuns: 5000 },
   );
+  // long strings (a whole read's body) take the counting by searches unless a rare escape is there
+  const long = (parts: string[]) => fc.array(fc.constantFrom(...parts), { minLength: 4096, maxLength: 6000 }).map((a) => a.join(''));
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        long(['abcd', '"', '\\', '\t', '\n', 'é', '…', ' ', '12| ']),
+        long(['abcd', '"', '\n', '\r', '\b', '\u0001', '\u001f', '\u007f']),
+        long(['abcd', '\n', '😀', '\ud800', '\udcff', 'é']),
+      ),
+      (s: string) => assert.equal(jsonEscapedBytes(s), sent(s)),
+    ),
+    { numRuns: 120 },
+  );
   for (const s of ['\udc00x', 'x\ud83d', '\ud83d\ud83d\ude00', '\ude00\ud83d', '\u007f\u0000"\\']) assert.equal(jsonEscapedBytes(s), sent(s), JSON.stringify(s));
 });

@@ -41,3 +41,18 @@ test('only replies with a long text block take the sharing path', () => {
   assert.equal(carriesLongText({ result: { tools: [] } }), false);
   assert.equal(carriesLongText({ method: 'notifications/progress' }), false);
 });
+
+test('a long string sent again reuses its encoded bytes; another of the same length gets its own', () => {
+  const long = `"quoted" \\ é 😀 \n${'x'.repeat(5000)}`;
+  const message = (text: string) => ({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text }], structuredContent: { results: [{ content: text }] } } });
+  const first = encodeSharingStrings(message(long));
+  const again = encodeSharingStrings(message(`${long}`));
+  assert.equal(Buffer.concat(again).toString('utf8'), JSON.stringify(message(long)));
+  // the long text's chunk is the very buffer encoded the first time (no second escape and encode)
+  const longChunk = (chunks: Buffer[]) => chunks.find((c) => c.length > 5000)!;
+  assert.equal(longChunk(again), longChunk(first));
+  const other = `${long.slice(0, -1)}y`;
+  const third = encodeSharingStrings(message(other));
+  assert.equal(Buffer.concat(third).toString('utf8'), JSON.stringify(message(other)));
+  assert.notEqual(longChunk(third), longChunk(first));
+});
