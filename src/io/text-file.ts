@@ -7,6 +7,7 @@ import { writeAtomic, type AtomicWriteOptions, type AtomicWriteResult } from './
 import { openVerified } from './open-verified.js';
 import { readVerifiedSync } from './read-verified-sync.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
+import type { WrittenTexts } from './written-texts.js';
 import type { Scope } from '../core/path-policy.js';
 
 /** Whole-file operations refuse files larger than this (windowed reads have no such limit). */
@@ -27,12 +28,20 @@ export interface LoadedFile {
 /** Files up to this size are loaded with synchronous verified calls (five thread-pool hops cost more). */
 const SYNC_LOAD_BYTES = 1024 * 1024;
 
-function loaded(rp: ResolvedPath, bytes: Uint8Array, mode: number): LoadedFile {
+function loaded(rp: ResolvedPath, bytes: Uint8Array, mode: number, written?: WrittenTexts): LoadedFile {
+  const binary = bytes.subarray(0, 8192).includes(0);
+  // the bytes this process just wrote there: their parse is known
+  const known = written?.match(rp.real, bytes);
+  if (known) return { rp, bytes, doc: known.doc, text: known.text, tag: known.tag, mode, binary };
   const { doc, text } = parseDocAndText(bytes);
-  return { rp, bytes, doc, text, tag: docTag(doc, bytes), mode, binary: bytes.subarray(0, 8192).includes(0) };
+  return { rp, bytes, doc, text, tag: docTag(doc, bytes), mode, binary };
 }
 
-export async function loadTextFile(guard: PathGuard, rp: ResolvedPath, scope: Scope = 'read'): Promise<LoadedFile> {
+/**
+ * Loads `rp` whole with every check. `written`: what this process last wrote to such paths
+ * (io/written-texts.ts); when the bytes read are those, their known parse is used.
+ */
+export async function loadTextFile(guard: PathGuard, rp: ResolvedPath, scope: Scope = 'read', written?: WrittenTexts): Promise<LoadedFile> {
   // the common case in one synchronous pass; anything else (missing, large, not a regular file, a
   // refusal) takes the path below, which words every error
   let small;
@@ -41,7 +50,7 @@ export async function loadTextFile(guard: PathGuard, rp: ResolvedPath, scope: Sc
   } catch {
     small = null;
   }
-  if (small) return loaded(rp, small.bytes, small.mode);
+  if (small) return loaded(rp, small.bytes, small.mode, written);
   const vh = await openVerified(guard, rp, scope);
   try {
     if (vh.size > MAX_WHOLE_FILE_BYTES) {
@@ -49,7 +58,7 @@ export async function loadTextFile(guard: PathGuard, rp: ResolvedPath, scope: Sc
         details: { path: rp.display, size: vh.size },
       });
     }
-    return loaded(rp, await vh.handle.readFile(), vh.mode);
+    return loaded(rp, await vh.handle.readFile(), vh.mode, written);
   } finally {
     await vh.handle.close();
   }
