@@ -42,6 +42,14 @@ export function statKey(st: { size: number; mtimeMs: number; ino: number; dev: n
 
 /** Reads `real` whole, or returns null when it is missing, not a regular file, or larger than `maxBytes`. */
 export function readVerifiedSync(guard: PathGuard, real: string, display: string, maxBytes: number, scope: Scope = 'read'): SyncRead | null {
+  return readVerifiedSyncWith(guard, real, display, maxBytes, scope, readFdSync);
+}
+
+/**
+ * readVerifiedSync with the reading of the checked descriptor's bytes left to `readBytes(fd, size)`
+ * (a caller that compares the bytes before it keeps them may read them into a buffer it reuses).
+ */
+export function readVerifiedSyncWith(guard: PathGuard, real: string, display: string, maxBytes: number, scope: Scope, readBytes: (fd: number, size: number) => Buffer): SyncRead | null {
   let fd: number;
   try {
     fd = openSync(real, OPEN_NO_FOLLOW);
@@ -59,7 +67,7 @@ export function readVerifiedSync(guard: PathGuard, real: string, display: string
         throw new HashlineError('link_swapped', linkSwapped(display), { details: { path: display, opened: actual } });
       }
     }
-    return { bytes: readFdSync(fd, st.size), key: statKey(st), mode: st.mode };
+    return { bytes: readBytes(fd, st.size), key: statKey(st), mode: st.mode };
   } finally {
     closeSync(fd);
   }

@@ -218,17 +218,22 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, session: 
       if (diff !== undefined && !shown && !terse) warnings.push(msg.diffLeftOut(display, firstChangedLine));
       const liveVersion = versions.find((v) => v.text === loaded.text);
       const seen = seenAfterEdit(decision.pieces, liveVersion?.seen, shown);
+      // while the write waits on the disk: the journal's line map and digest of the new text, and
+      // whether the document written may stand for the parse of its bytes (nothing is recorded yet)
+      const shape = liveRecordable() ? shapeOf(loaded.doc.lines.length, decision.hunks, decision.pieces) : null;
+      const journaled = shape !== null && shape.to === next.lines.length ? shape : null;
+      if (journaled !== null) engine.journal.prepare(after);
+      const reparses = reparsesAs(next, after);
       await saved;
       // the next load of these bytes takes this document for their parse (io/written-texts.ts)
-      if (reparsesAs(next, after)) written.remember(rp.real, { bytes, doc: next, text: after, tag: newTag });
+      if (reparses) written.remember(rp.real, { bytes, doc: next, text: after, tag: newTag });
       else written.forget(rp.real);
       // (a text longer in UTF-16 units than the byte limit cannot be recorded: skip the scan)
       if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, { tag: newTag, kind: 'made', bytes: textBytes }) !== null) {
         engine.history.markSeen(rp.real, after, seen);
         // this session's next stale edit of the file is carried through this one exactly (a stale
         // edit needs the text it read in the history: both texts are versions there)
-        const shape = liveRecordable() ? shapeOf(loaded.doc.lines.length, decision.hunks, decision.pieces) : null;
-        if (shape !== null && shape.to === next.lines.length) engine.journal.record(session, rp.real, loaded.text, after, shape);
+        if (journaled !== null) engine.journal.record(session, rp.real, loaded.text, after, journaled);
       }
       // the next structural read of this file finds the new text parsed (lang/warm-after-write.ts)
       void warmAfterWrite(rp.real, display, after);

@@ -7,7 +7,8 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { computeTag } from '../../src/core/tag.js';
-import { writtenStats } from '../../src/io/written-texts.js';
+import { loadTextFile } from '../../src/io/text-file.js';
+import { WrittenTexts, writtenStats } from '../../src/io/written-texts.js';
 import type { Engine } from '../../src/tools/engine.js';
 import { fsEditTool } from '../../src/tools/fs-edit.js';
 import { fsReadTool } from '../../src/tools/fs-read.js';
@@ -76,4 +77,22 @@ test('a CRLF file is parsed on every load (its document is not kept); endings st
   const disk = await fsp.readFile(file, 'utf8');
   assert.equal(disk, crlf.replace('line 2\r\n', 'two\r\ntwo and a half\r\n'));
   assert.equal(second.file_hash, computeTag(disk.replace(/\r\n/g, '\n')));
+});
+
+test('loads that compare against what was written read into one reused buffer: what a load keeps is its own copy', async () => {
+  const { sb, engine } = await setup({ 'a.ts': lines(30), 'b.ts': lines(30, ' b') });
+  const a = path.join(sb.root, 'a.ts');
+  const b = path.join(sb.root, 'b.ts');
+  const written = new WrittenTexts();
+  const la = await loadTextFile(engine.guard, await engine.guard.resolve('a.ts', 'write'), 'write', written);
+  const lb = await loadTextFile(engine.guard, await engine.guard.resolve('b.ts', 'write'), 'write', written);
+  assert.equal(Buffer.from(la.bytes).toString(), await fsp.readFile(a, 'utf8'));
+  assert.equal(Buffer.from(lb.bytes).toString(), await fsp.readFile(b, 'utf8'));
+  assert.equal(la.text, lines(30));
+  // a kept write is found by content; the load answers with the kept document
+  written.remember(a, { bytes: la.bytes, doc: la.doc, text: la.text, tag: la.tag });
+  const again = await loadTextFile(engine.guard, await engine.guard.resolve('a.ts', 'write'), 'write', written);
+  assert.equal(again.doc, la.doc);
+  assert.equal(again.tag, la.tag);
+  assert.equal(Buffer.from(la.bytes).toString(), lines(30), 'the first load\'s bytes are intact after later loads');
 });

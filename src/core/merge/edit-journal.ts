@@ -45,14 +45,23 @@ function touch<K, V>(map: Map<K, V>, key: K, make: () => V, cap: number): V {
 
 export class EditJournal {
   private readonly sessions = new Map<string, Map<string, Entry[]>>();
-  /** The last text digested and its digest: the text an edit wrote is the one the next edit starts from. */
-  private last: { text: string; digest: string } | undefined;
+  /**
+   * The last two texts digested and their digests: the text an edit wrote is the one the next edit
+   * starts from, and an edit's new text may be digested (`prepare`) before its old one is recorded.
+   */
+  private recent: Array<{ text: string; digest: string }> = [];
 
   private digest(text: string): string {
-    if (this.last?.text === text) return this.last.digest;
+    const found = this.recent.find((r) => r.text === text);
+    if (found) return found.digest;
     const digest = textDigest(text);
-    this.last = { text, digest };
+    this.recent = [{ text, digest }, ...this.recent.slice(0, 1)];
     return digest;
+  }
+
+  /** Digests `text` ahead of a `record` that names it (e.g. while the edit's write waits for the disk). */
+  prepare(text: string): void {
+    this.digest(text);
   }
 
   /** Records that `session` edited `path` from text `before` to text `after`, with this shape. */
