@@ -2,7 +2,7 @@
 // so that an edit can change some lines and write every other byte back unchanged.
 
 import { computeTag, formatTag } from './tag.js';
-import { decodeBytes, encodeText } from './text-codec.js';
+import { decodeBytes, encodeText, hasEscapedBytes, hasLoneSurrogate } from './text-codec.js';
 import { xxhash32 } from './xxhash32.js';
 
 export type LineEnding = '\n' | '\r\n' | '\r';
@@ -151,9 +151,21 @@ export function serializeWithText(doc: TextDoc): { bytes: Uint8Array; text: stri
   let lfOnly = true;
   for (let i = 0; i < n - 1 && lfOnly; i++) lfOnly = doc.endings[i] === '\n';
   if (!lfOnly || (n > 0 && doc.endings[n - 1] !== '\n' && doc.endings[n - 1] !== '')) return { bytes: serializeDoc(doc), text: docText(doc) };
-  const text = n === 0 ? '' : doc.lines.join('\n') + doc.endings[n - 1]!;
+  const text = n === 0 ? '' : joinFlat(doc.lines, doc.endings[n - 1] === '\n');
   const bytes = encodeRaw(text, doc.bom);
   return { bytes, text, textBytes: doc.bom ? bytes.subarray(3) : bytes };
+}
+
+/**
+ * `lines` joined by LF, with a final LF when `terminated`, as one flat string. (`join(...) + '\n'`
+ * makes a rope of two parts that each later scan copies into a second string as long as the text:
+ * over 128 KiB, each such string is a fresh mapping of memory for the JS heap, page faults and all.)
+ */
+function joinFlat(lines: readonly string[], terminated: boolean): string {
+  if (!terminated) return lines.join('\n');
+  const all = lines.slice();
+  all.push('');
+  return all.join('\n');
 }
 
 /** The exact bytes of a decoded text in its own line endings (`raw`), with a BOM before it when `bom`. */
@@ -169,4 +181,24 @@ export function encodeRaw(raw: string, bom: boolean): Uint8Array {
 /** Normalizes arbitrary client text to LF (CRLF and lone CR become LF) and drops a leading BOM. */
 export function normalizeToLf(text: string): string {
   return lfText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+}
+
+/**
+ * True when the exact bytes of `doc` (serializeWithText) parse back to this very document and to
+ * `text` (its LF text): valid UTF-8 with LF endings only, no CR, no byte escape or lone surrogate,
+ * no LF inside a line, no BOM character that the bytes would turn into a BOM. A caller that wrote
+ * such a document may then take it for the parse of the same bytes read back.
+ */
+export function reparsesAs(doc: TextDoc, text: string): boolean {
+  const n = doc.lines.length;
+  if (!doc.utf8 || doc.eol !== '\n') return false;
+  if (!doc.bom && text.charCodeAt(0) === 0xfeff) return false;
+  for (let i = 0; i < n - 1; i++) if (doc.endings[i] !== '\n') return false;
+  if (n > 0 && doc.endings[n - 1] !== '\n' && (doc.endings[n - 1] !== '' || doc.lines[n - 1] === '')) return false;
+  if (text.includes('\r') || hasEscapedBytes(text) || hasLoneSurrogate(text)) return false;
+  // as many LF as line endings: no line holds one of its own
+  let lf = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lf++;
+  const ended = n > 0 && doc.endings[n - 1] === '' ? n - 1 : n;
+  return lf === ended && text.length === doc.lines.reduce((sum, l) => sum + l.length, 0) + ended;
 }

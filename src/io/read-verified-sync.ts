@@ -48,6 +48,14 @@ export function statKey(st: { size: number; mtimeMs: number; ino: number; dev: n
  * `maxBytes`. With `scratch`, the bytes may be a view of it (copy them to keep them).
  */
 export function readVerifiedSync(guard: PathGuard, real: string, display: string, maxBytes: number, scope: Scope = 'read', scratch?: Buffer): SyncRead | null {
+  return readVerifiedSyncWith(guard, real, display, maxBytes, scope, (fd, size) => readFdSync(fd, size, scratch));
+}
+
+/**
+ * readVerifiedSync with the reading of the checked descriptor's bytes left to `readBytes(fd, size)`
+ * (a caller that compares the bytes before it keeps them may read them into a buffer it reuses).
+ */
+export function readVerifiedSyncWith(guard: PathGuard, real: string, display: string, maxBytes: number, scope: Scope, readBytes: (fd: number, size: number) => Buffer): SyncRead | null {
   let fd: number;
   try {
     fd = openSync(real, OPEN_NO_FOLLOW);
@@ -65,7 +73,7 @@ export function readVerifiedSync(guard: PathGuard, real: string, display: string
         throw new HashlineError('link_swapped', linkSwapped(display), { details: { path: display, opened: actual } });
       }
     }
-    return { bytes: readFdSync(fd, st.size, scratch), key: statKey(st), mode: st.mode };
+    return { bytes: readBytes(fd, st.size), key: statKey(st), mode: st.mode };
   } finally {
     closeSync(fd);
   }

@@ -21,12 +21,13 @@ import type { HistoryKind } from '../core/messages/edit.js';
 import { shapeOf } from '../core/merge/edit-shape.js';
 import { decideEdit } from '../core/merge/recover.js';
 import { formatHeader, isTag } from '../core/tag.js';
-import { docTag, serializeWithText } from '../core/text-doc.js';
+import { docTag, reparsesAs, serializeWithText } from '../core/text-doc.js';
 import { DIFF_CONTEXT_LINES } from '../core/unified-diff.js';
 import type { ResolvedPath } from '../io/path-guard.js';
 import { writeAtomic } from '../io/atomic-write.js';
 import { readAdmitted } from '../io/read-admission.js';
 import { loadTextFile, type LoadedFile } from '../io/text-file.js';
+import { WrittenTexts } from '../io/written-texts.js';
 import { resolveBlock } from '../lang/blocks.js';
 import { warmAfterWrite } from '../lang/warm-after-write.js';
 import type { Engine } from './engine.js';
@@ -55,6 +56,9 @@ const Output = z.object({
   applied: z.array(EditResultSchema).optional(),
   skipped: z.array(z.string()).optional(),
 });
+
+/** What fs_edit last wrote to each path and its parse: an agent's next edit of the file loads it without a parse. */
+const written = new WrittenTexts();
 
 const GUARD_CODES: readonly ErrorCode[] = ['invalid_path', 'path_outside_root', 'path_blocked', 'path_conflict', 'symlink_escape', 'link_swapped'];
 
@@ -108,7 +112,7 @@ function historyKind(engine: Engine): HistoryKind {
 
 async function loadForEdit(engine: Engine, rp: ResolvedPath): Promise<LoadedFile> {
   try {
-    return await loadTextFile(engine.guard, rp, 'write');
+    return await loadTextFile(engine.guard, rp, 'write', written);
   } catch (e) {
     const err = toHashlineError(e);
     if (err.code === 'not_found') throw new HashlineError('not_found', msg.fileNotFound(rp.display), { details: { path: rp.display } });
@@ -214,14 +218,22 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, session: 
       if (diff !== undefined && !shown && !terse) warnings.push(msg.diffLeftOut(display, firstChangedLine));
       const liveVersion = versions.find((v) => v.text === loaded.text);
       const seen = seenAfterEdit(decision.pieces, liveVersion?.seen, shown);
+      // while the write waits on the disk: the journal's line map and digest of the new text, and
+      // whether the document written may stand for the parse of its bytes (nothing is recorded yet)
+      const shape = liveRecordable() ? shapeOf(loaded.doc.lines.length, decision.hunks, decision.pieces) : null;
+      const journaled = shape !== null && shape.to === next.lines.length ? shape : null;
+      if (journaled !== null) engine.journal.prepare(after);
+      const reparses = reparsesAs(next, after);
       await saved;
+      // the next load of these bytes takes this document for their parse (io/written-texts.ts)
+      if (reparses) written.remember(rp.real, { bytes, doc: next, text: after, tag: newTag });
+      else written.forget(rp.real);
       // (a text longer in UTF-16 units than the byte limit cannot be recorded: skip the scan)
       if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, { tag: newTag, kind: 'made', bytes: textBytes }) !== null) {
         engine.history.markSeen(rp.real, after, seen);
         // this session's next stale edit of the file is carried through this one exactly (a stale
         // edit needs the text it read in the history: both texts are versions there)
-        const shape = liveRecordable() ? shapeOf(loaded.doc.lines.length, decision.hunks, decision.pieces) : null;
-        if (shape !== null && shape.to === next.lines.length) engine.journal.record(session, rp.real, loaded.text, after, shape);
+        if (journaled !== null) engine.journal.record(session, rp.real, loaded.text, after, journaled);
       }
       // the next structural read of this file finds the new text parsed (lang/warm-after-write.ts)
       void warmAfterWrite(rp.real, display, after);

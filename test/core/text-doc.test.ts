@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { decodeBytes, displayText, encodeText, hasEscapedBytes, hasLoneSurrogate } from '../../src/core/text-codec.js';
-import { docFromText, docTag, docText, parseDoc, parseDocAndText, serializeDoc, serializeWithText, splitLines, textShape } from '../../src/core/text-doc.js';
+import { docFromText, docTag, docText, parseDoc, parseDocAndText, reparsesAs, serializeDoc, serializeWithText, splitLines, textShape, type TextDoc } from '../../src/core/text-doc.js';
 import { computeTag } from '../../src/core/tag.js';
 
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'binary'));
@@ -45,6 +45,73 @@ test('property: serializeWithText gives serializeDoc, docText and (when it says 
     { numRuns: 3000 },
   );
   assert.ok(withBytes > 100, `the LF-only case was met ${withBytes} times`);
+});
+
+test('property: a document reparsesAs its text only when its bytes parse back to exactly it (lines, endings, tag)', () => {
+  // documents as an edit makes them: lines of any content (rows sent by a client may hold CR, LF,
+  // a BOM character, lone surrogates or escaped bytes), any endings, any eol and utf8 flag
+  const plain = fc.constantFrom('a', 'é', 'x y', '', ' ', '\t', '\ud83d\ude00', 'Ω');
+  const odd = fc.constantFrom('\r', '\n', '\ufeff', '\ud800', '\udc99', '\udcff');
+  const chunk = fc.oneof({ arbitrary: plain, weight: 12 }, { arbitrary: odd, weight: 1 });
+  const line = fc.array(chunk, { maxLength: 4 }).map((a) => a.join(''));
+  const ending = fc.constantFrom('\n', '\n', '\n', '\n', '\n', '\n', '\r\n', '\r', '');
+  const docArb = fc
+    .record({
+      bom: fc.boolean(),
+      rows: fc.array(fc.tuple(line, ending), { maxLength: 12 }),
+      eol: fc.constantFrom('\n', '\n', '\n', '\r\n', '\r'),
+      utf8: fc.constantFrom(true, true, true, false),
+    })
+    .map(({ bom, rows, eol, utf8 }): TextDoc => ({
+      bom,
+      // only the last line may lack a terminator
+      lines: rows.map(([l]) => l),
+      endings: rows.map(([, e], i) => (e === '' && i < rows.length - 1 ? '\n' : e)),
+      eol: eol as TextDoc['eol'],
+      utf8,
+    }));
+  let kept = 0;
+  fc.assert(
+    fc.property(docArb, (doc) => {
+      const { bytes, text } = serializeWithText(doc);
+      if (!reparsesAs(doc, text)) return;
+      kept++;
+      const back = parseDocAndText(bytes);
+      assert.deepEqual(back.doc, doc);
+      assert.equal(back.text, text);
+      assert.equal(docTag(back.doc, bytes), docTag(doc, bytes));
+    }),
+    { numRuns: 5000 },
+  );
+  assert.ok(kept > 500, `documents that reparse as themselves were met ${kept} times`);
+});
+
+test('reparsesAs: the plain case, and each thing that a parse of the bytes would not give back', () => {
+  const doc = (lines: string[], endings: string[], over: Partial<TextDoc> = {}): TextDoc => ({ bom: false, lines, endings, eol: '\n', utf8: true, ...over });
+  const check = (d: TextDoc) => reparsesAs(d, serializeWithText(d).text);
+  assert.equal(check(doc(['a', 'b'], ['\n', '\n'])), true);
+  assert.equal(check(doc(['a', 'b'], ['\n', ''])), true);
+  assert.equal(check(doc([], [])), true);
+  assert.equal(check(doc(['\ufeffa'], ['\n'], { bom: true })), true);
+  assert.equal(check(doc(['a', 'b'], ['\r\n', '\n'])), false, 'a CRLF ending');
+  assert.equal(check(doc(['a', ''], ['\n', ''])), false, 'an empty unterminated last line is no line');
+  assert.equal(check(doc(['a\rb'], ['\n'])), false, 'a CR inside a line');
+  assert.equal(check(doc(['a\nb'], ['\n'])), false, 'an LF inside a line');
+  assert.equal(check(doc(['\ufeffa'], ['\n'])), false, 'a BOM character the bytes turn into a BOM');
+  assert.equal(check(doc(['a\ud800'], ['\n'])), false, 'a lone surrogate');
+  assert.equal(check(doc(['a\udc99'], ['\n'])), false, 'an escaped byte');
+  assert.equal(check(doc(['a'], ['\n'], { utf8: false })), false, 'a document read from invalid UTF-8');
+  assert.equal(check(doc(['a'], ['\n'], { eol: '\r\n' })), false, 'a CRLF document whose CRLF lines are gone');
+});
+
+test('serializeWithText: the LF text is one flat string, terminated or not', () => {
+  const lines = Array.from({ length: 3000 }, (_, i) => `line ${i} of a text longer than 128 KiB once joined ..............`);
+  for (const last of ['\n', '']) {
+    const doc: TextDoc = { bom: false, lines, endings: lines.map((_, i) => (i === lines.length - 1 ? last : '\n')), eol: '\n', utf8: true };
+    const out = serializeWithText(doc);
+    assert.equal(out.text, lines.join('\n') + last);
+    assert.deepEqual(Buffer.from(out.bytes), Buffer.from(lines.join('\n') + last));
+  }
 });
 
 test('BOM and line endings are detected', () => {

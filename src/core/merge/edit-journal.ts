@@ -19,7 +19,19 @@ interface Entry {
   readonly shape: EditShape;
 }
 
-const digest = (text: string) => createHash('sha256').update(text, 'utf16le').digest('base64');
+/** UTF-16 units hashed per update: a text's UTF-16 copy is made in slices this long, never whole. */
+const DIGEST_SLICE = 16 * 1024;
+
+/**
+ * SHA-256 of the text's UTF-16 code units, fed in slices: the same digest as one update of the
+ * whole text, without a copy twice as long as the text (over 128 KiB, fresh memory and its page
+ * faults on every call).
+ */
+export function textDigest(text: string): string {
+  const hash = createHash('sha256');
+  for (let at = 0; at < text.length; at += DIGEST_SLICE) hash.update(text.slice(at, at + DIGEST_SLICE), 'utf16le');
+  return hash.digest('base64');
+}
 
 /** A map kept in least-recently-used order, at most `cap` keys. */
 function touch<K, V>(map: Map<K, V>, key: K, make: () => V, cap: number): V {
@@ -33,12 +45,30 @@ function touch<K, V>(map: Map<K, V>, key: K, make: () => V, cap: number): V {
 
 export class EditJournal {
   private readonly sessions = new Map<string, Map<string, Entry[]>>();
+  /**
+   * The last two texts digested and their digests: the text an edit wrote is the one the next edit
+   * starts from, and an edit's new text may be digested (`prepare`) before its old one is recorded.
+   */
+  private recent: Array<{ text: string; digest: string }> = [];
+
+  private digest(text: string): string {
+    const found = this.recent.find((r) => r.text === text);
+    if (found) return found.digest;
+    const digest = textDigest(text);
+    this.recent = [{ text, digest }, ...this.recent.slice(0, 1)];
+    return digest;
+  }
+
+  /** Digests `text` ahead of a `record` that names it (e.g. while the edit's write waits for the disk). */
+  prepare(text: string): void {
+    this.digest(text);
+  }
 
   /** Records that `session` edited `path` from text `before` to text `after`, with this shape. */
   record(session: string, path: string, before: string, after: string, shape: EditShape): void {
     const files = touch(this.sessions, session, () => new Map<string, Entry[]>(), JOURNAL_SESSIONS);
     const entries = touch(files, path, () => [], JOURNAL_FILES);
-    entries.push({ before: digest(before), after: digest(after), shape });
+    entries.push({ before: this.digest(before), after: this.digest(after), shape });
     if (entries.length > JOURNAL_EDITS) entries.splice(0, entries.length - JOURNAL_EDITS);
   }
 
@@ -50,8 +80,8 @@ export class EditJournal {
   chain(session: string, path: string, from: string, to: string): EditShape[] | null {
     const entries = this.sessions.get(session)?.get(path);
     if (!entries || entries.length === 0) return null;
-    const start = digest(from);
-    let at = digest(to);
+    const start = this.digest(from);
+    let at = this.digest(to);
     if (at === start) return null;
     const out: EditShape[] = [];
     for (let k = entries.length - 1; k >= 0; k--) {

@@ -2,8 +2,9 @@
 // edits first; broken by a text the session did not write; kept apart per session and file; bounded.
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { EditJournal, JOURNAL_EDITS } from '../../../src/core/merge/edit-journal.js';
+import { EditJournal, JOURNAL_EDITS, textDigest } from '../../../src/core/merge/edit-journal.js';
 import type { EditShape } from '../../../src/core/merge/edit-shape.js';
 
 const shape = (from: number, to: number): EditShape => ({ from, to, spans: [] });
@@ -56,4 +57,35 @@ test('only the last edits of a file are kept', () => {
   for (let k = 0; k <= JOURNAL_EDITS; k++) j.record('S', '/f', `t${k}`, `t${k + 1}`, shape(1, 1));
   assert.equal(j.chain('S', '/f', 't0', `t${JOURNAL_EDITS + 1}`), null);
   assert.equal(j.chain('S', '/f', 't1', `t${JOURNAL_EDITS + 1}`)!.length, JOURNAL_EDITS);
+});
+
+test('textDigest: the SHA-256 of the whole UTF-16 text, fed in slices (a pair or an escape across a slice edge too)', () => {
+  const whole = (t: string) => createHash('sha256').update(t, 'utf16le').digest('base64');
+  const edge = 16 * 1024;
+  const texts = [
+    '',
+    'short',
+    'x'.repeat(edge),
+    'x'.repeat(edge + 1),
+    // a surrogate pair split by the slice edge, an escaped byte and a lone surrogate beside it
+    'a'.repeat(edge - 1) + '\ud83d\ude00' + '\udc99\ud800' + 'é'.repeat(3 * edge),
+    Array.from({ length: 3000 }, (_, i) => `line ${i} Ω\n`).join(''),
+  ];
+  for (const t of texts) assert.equal(textDigest(t), whole(t), `length ${t.length}`);
+  // texts that differ only past the first slice differ
+  assert.notEqual(textDigest('x'.repeat(edge) + 'a'), textDigest('x'.repeat(edge) + 'b'));
+});
+
+test('a chain through long texts: the text an edit wrote is where the next one starts', () => {
+  const j = new EditJournal();
+  const t = (k: number) => Array.from({ length: 2500 }, (_, i) => `const v${i} = ${i === 7 ? k : i};`).join('\n');
+  const s1 = shape(2500, 2500);
+  const s2 = shape(2500, 2500);
+  j.record('S', '/f', t(0), t(1), s1);
+  // a text digested ahead of its record (as fs_edit does while its write waits for the disk)
+  j.prepare(t(2));
+  // the next edit starts from a copy of the text (another string with the same content)
+  j.record('S', '/f', (' ' + t(1)).slice(1), t(2), s2);
+  assert.deepEqual(j.chain('S', '/f', t(0), t(2)), [s1, s2]);
+  assert.equal(j.chain('S', '/f', t(0), t(3)), null);
 });
