@@ -11,28 +11,12 @@ import { languageById } from '../../src/lang/registry.js';
 import { symbolFromRegion } from '../../src/lang/symbol-region.js';
 import { findSymbol } from '../../src/lang/symbols.js';
 import { treeFacts } from '../../src/lang/tree-facts.js';
+import { median } from '../lib/stats.js';
+import { fileText, TARGET } from '../workloads/symbol-edit.js';
 
 const ROUNDS = 30;
-const FN_LINES = 23;
-const TARGET = 41;
-
-function fnLines(k: number, salt: string): string[] {
-  const out = [`export function handler${k}(input: Record<string, number>, scale: number): number {`];
-  for (let j = 0; j < FN_LINES - 3; j++) out.push(`  const v${j} = (input['key${j}'] ?? ${j}) * scale + ${k * 100 + j}; // ${salt}step ${j}`);
-  out.push(`  return v0 + v${FN_LINES - 4} + ${k};`, '}');
-  return out;
-}
-
-function fileText(salt: string): string {
-  const out: string[] = [];
-  for (let k = 0; k < 80; k++) out.push(`// handler ${k}: generated for the hashline benchmarks`, ...fnLines(k, k === TARGET ? salt : ''), '');
-  return `${out.join('\n')}\n`;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1]!;
-}
+/** The bench's file with function TARGET salted. */
+const fileTextWith = (salt: string) => fileText((k) => (k === TARGET ? salt : ''));
 
 /** Wall and CPU milliseconds of `f` (CPU of this process: the parse runs on this thread). */
 function measure(f: () => unknown): { wall: number; cpu: number } {
@@ -46,13 +30,13 @@ function measure(f: () => unknown): { wall: number; cpu: number } {
 
 const lang = languageById('TypeScript')!;
 const name = `handler${TARGET}`;
-const before = fileText('');
+const before = fileTextWith('');
 const tree = napi().parse('TypeScript' as never, before);
 const walk = measure(() => treeFacts(tree));
 const whole: Array<{ wall: number; cpu: number }> = [];
 const region: Array<{ wall: number; cpu: number }> = [];
 for (let i = 0; i < ROUNDS + 2; i++) {
-  const after = fileText(`r${i} `);
+  const after = fileTextWith(`r${i} `);
   let a: unknown;
   let b: unknown;
   const w = measure(() => (a = findSymbol(lang, napi().parse('TypeScript' as never, after), name)));

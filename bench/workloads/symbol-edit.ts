@@ -18,10 +18,12 @@ import { EDIT_FLOOR, firstResult } from './edit.js';
 
 const FUNCTIONS = 80;
 /** Lines per function (signature, 21 statements, closing brace); a blank line and a comment follow each. */
-const FN_LINES = 23;
-const TARGET = 41;
+export const FN_LINES = 23;
+/** The function each round reads and rewrites. */
+export const TARGET = 41;
 
-function fnLines(k: number, salt: string): string[] {
+/** The lines of function `k`; `salt` goes into each statement's comment (a rewrite of the function). */
+export function fnLines(k: number, salt: string): string[] {
   const out = [`export function handler${k}(input: Record<string, number>, scale: number): number {`];
   for (let j = 0; j < FN_LINES - 3; j++) out.push(`  const v${j} = (input['key${j}'] ?? ${j}) * scale + ${k * 100 + j}; // ${salt}step ${j}`);
   out.push(`  return v0 + v${FN_LINES - 4} + ${k};`);
@@ -29,9 +31,10 @@ function fnLines(k: number, salt: string): string[] {
   return out;
 }
 
-function fileText(): string {
+/** The bench's file; `saltOf(k)` salts function `k` (none by default). */
+export function fileText(saltOf: (k: number) => string = () => ''): string {
   const out: string[] = [];
-  for (let k = 0; k < FUNCTIONS; k++) out.push(`// handler ${k}: generated for the hashline benchmarks`, ...fnLines(k, ''), '');
+  for (let k = 0; k < FUNCTIONS; k++) out.push(`// handler ${k}: generated for the hashline benchmarks`, ...fnLines(k, saltOf(k)), '');
   return `${out.join('\n')}\n`;
 }
 
