@@ -1,7 +1,8 @@
 // In-process whole reads of the bench's 2,000-line file, for finding hot spots: the engine's fs_read
 // (the MCP adapter's runTool and the stdio writer's encoding included) called N times, with the
 // durable history the server opens by default. Prints the p50 per call. `cold`: the file is
-// rewritten (untimed) before each call, alternating two texts, so no read finds its lines kept.
+// rewritten (untimed) before each call with a text not seen before (every line new, same size, as the
+// bench's row), so no read finds its lines kept and the history records each one.
 // Run: node --import tsx [--cpu-prof --cpu-prof-dir=/tmp/prof] bench/read/whole-profile.mts [calls] [history] [cold]
 
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,14 +21,14 @@ const cold = process.argv[4] === 'cold';
 const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hashline-whole-profile-')));
 const state = mkdtempSync(path.join(os.tmpdir(), 'hashline-whole-profile-state-'));
 try {
-  const texts = [linesText(2000), linesText(2000, 'b')];
-  writeFileSync(path.join(root, 'read2000.ts'), texts[0]!);
+  const text = (i: number) => linesText(2000, String(i % 1000).padStart(3, '0'));
+  writeFileSync(path.join(root, 'read2000.ts'), text(0));
   const engine = await createEngine({ root, history, stateDir: state, config: false });
   const call = { signal: new AbortController().signal, progress: () => {} };
   const args = { targets: [{ path: 'read2000.ts' }] };
   let turn = 0;
   const once = async () => {
-    if (cold) writeFileSync(path.join(root, 'read2000.ts'), texts[++turn % 2]!);
+    if (cold) writeFileSync(path.join(root, 'read2000.ts'), text(++turn));
     const t = performance.now();
     const r = await runTool(engine, fsReadTool, args, call);
     const chunks = encodeSharingStrings({ jsonrpc: '2.0', id: 1, result: r });
