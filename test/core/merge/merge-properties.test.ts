@@ -17,6 +17,7 @@ import { parseEditOps } from '../../../src/core/edit/parse.js';
 import { shapeOf, type EditShape } from '../../../src/core/merge/edit-shape.js';
 import { decideEdit, type SessionVersion } from '../../../src/core/merge/recover.js';
 import { computeTag } from '../../../src/core/tag.js';
+import { hunksToDsl, type Hunk } from './hunk-dsl.js';
 
 interface Item {
   orig: number | null;
@@ -29,11 +30,7 @@ interface Item {
 class Conflict extends Error {}
 
 /** A hunk on the read lines: lines start..end-1 become rows (start === end: insert before start). */
-interface H {
-  start: number;
-  end: number;
-  rows: string[];
-}
+type H = Hunk;
 
 // (no brackets: the boundary-balance repair, which fixes a dropped or restated closing line, is
 // tested on its own; here it would change what "intended" means)
@@ -212,16 +209,6 @@ function sameAsIntended(got: readonly string[], want: readonly Item[]): boolean 
   return [...asSent.values()].every((flags) => flags.size === 1);
 }
 
-function toDsl(hunks: readonly H[]): string {
-  const out: string[] = [];
-  for (const h of hunks) {
-    if (h.start === h.end) out.push(h.start >= 1 ? `insert after ${h.start}:` : 'insert before 1:', ...h.rows.map((r) => `+${r}`));
-    else if (h.rows.length === 0) out.push(`delete ${h.start + 1}..${h.end}`);
-    else out.push(`replace ${h.start + 1}..${h.end}:`, ...h.rows.map((r) => `+${r}`));
-  }
-  return out.join('\n');
-}
-
 /** 1-3 disjoint hunks on n lines, at least one line apart (so the DSL takes them as written). */
 function hunksArb(n: number, rowArb: fc.Arbitrary<string> = lineArb): fc.Arbitrary<H[]> {
   const one = fc.record({ at: fc.nat(n), len: fc.integer({ min: 0, max: 3 }), rows: fc.array(rowArb, { maxLength: 3 }) });
@@ -322,7 +309,7 @@ test('property: a stale edit lands exactly where it was aimed or is refused, nev
       const readVersion = version(read);
       const liveVersion = version(live.map((it) => it.text));
       fc.pre(liveVersion.text !== readVersion.text);
-      const got = merged(toDsl(hunks), readVersion, liveVersion, [readVersion]);
+      const got = merged(hunksToDsl(hunks), readVersion, liveVersion, [readVersion]);
       if (got === null) return;
       assert.ok(want !== null, `merged, but the change needed a line the edit replaced:\n${got.join('\n')}`);
       const also = rowsBetweenSides(want, live, hunks, read.length);
@@ -361,7 +348,7 @@ test("property: after the session's own edit, a stale edit lands as both edits t
       // (when the session's new version has the tag of the one read, 1 in 65,536, the tag names
       // both and the edit goes to the current text with a warning: no text can tell them apart)
       fc.pre(afterVersion.text !== readVersion.text && afterVersion.tag !== readVersion.tag);
-      const got = merged(toDsl(ours), readVersion, afterVersion, [readVersion, afterVersion]);
+      const got = merged(hunksToDsl(ours), readVersion, afterVersion, [readVersion, afterVersion]);
       if (got === null) return;
       assert.ok(want !== null, `merged, but the edits overlap:\n${got.join('\n')}`);
       assert.deepEqual(got, want.map((w) => w.text));
@@ -382,7 +369,7 @@ test("property: carried through the session's own edit as applied, a stale edit 
       fc.pre(ours.length > 0 && prior.length > 0);
       const readVersion = version(read);
       // the prior edit as fs_edit applies it to the read text: its pieces and hunks give its shape
-      const first = decideEdit({ ops: parseEditOps(toDsl(prior)).ops, tag: readVersion.tag, live: { text: readVersion.text, lines: read, tag: readVersion.tag }, versions: [readVersion] });
+      const first = decideEdit({ ops: parseEditOps(hunksToDsl(prior)).ops, tag: readVersion.tag, live: { text: readVersion.text, lines: read, tag: readVersion.tag }, versions: [readVersion] });
       const shape = shapeOf(read.length, first.hunks, first.pieces);
       assert.ok(shape !== null, 'an applied edit has a shape');
       const afterLines = piecesToLines(read, first.pieces);
@@ -401,7 +388,7 @@ test("property: carried through the session's own edit as applied, a stale edit 
       const afterVersion = version(afterLines);
       fc.pre(afterVersion.text !== readVersion.text && afterVersion.tag !== readVersion.tag);
       const route: { value?: string } = {};
-      const got = merged(toDsl(ours), readVersion, afterVersion, [readVersion, afterVersion], [shape], route);
+      const got = merged(hunksToDsl(ours), readVersion, afterVersion, [readVersion, afterVersion], [shape], route);
       // an insertion of ours between two lines the prior edit replaced as one range has no place
       // (the model puts it above the rows; no reading of the DSL says so)
       const inside = ours.some((h) => h.start === h.end && prior.some((p) => p.start < h.start && h.start < p.end));

@@ -9,6 +9,7 @@ import { parseEditOps } from '../../../src/core/edit/parse.js';
 import { decideEdit, type SessionVersion } from '../../../src/core/merge/recover.js';
 import { wholeFileReindent } from '../../../src/core/merge/whole-reindent.js';
 import { computeTag } from '../../../src/core/tag.js';
+import { hunksToDsl, type Hunk } from './hunk-dsl.js';
 
 const double = (lines: string[]) => lines.map((l) => l.replace(/^ +/, (s) => s + s));
 const READ = ['def f():', '  x = 1', '  if x:', '    return x', '', '  return 0'];
@@ -58,21 +59,7 @@ const POOL = ['fi', '', 'return x;', 'call();', 'end'];
 const lineArb = fc.tuple(fc.constantFrom(...POOL), fc.constantFrom('', '  ', '    ', '\t', '\t\t', '\t  ')).map(([t, i]) => (t === '' ? '' : i + t));
 const format = (trail: boolean) => (l: string) => l.replace(/^[ \t]+/, (s) => s.replace(/\t/g, '    ').replace(/ /g, '  ')) + (trail && l.trim() !== '' ? ' ' : '');
 
-interface H {
-  start: number;
-  end: number;
-  rows: string[];
-}
-
-function dsl(hunks: readonly H[]): string {
-  const out: string[] = [];
-  for (const h of hunks) {
-    if (h.start === h.end) out.push(h.start >= 1 ? `insert after ${h.start}:` : 'insert before 1:', ...h.rows.map((r) => `+${r}`));
-    else if (h.rows.length === 0) out.push(`delete ${h.start + 1}..${h.end}`);
-    else out.push(`replace ${h.start + 1}..${h.end}:`, ...h.rows.map((r) => `+${r}`));
-  }
-  return out.join('\n');
-}
+type H = Hunk;
 
 test('property: after a whole-file formatter pass a stale edit lands line for line, rows as sent or formatted, or is refused', () => {
   const hunksArb = (n: number) =>
@@ -100,7 +87,7 @@ test('property: after a whole-file formatter pass a stale edit lands line for li
       const version: SessionVersion = { tag: computeTag(readText), text: readText, seen: new Set(read.map((_, i) => i + 1)) };
       let got: string[];
       try {
-        const d = decideEdit({ ops: parseEditOps(dsl(hunks)).ops, tag: version.tag, live: { text: text(live), lines: live, tag: computeTag(text(live)) }, versions: [version] });
+        const d = decideEdit({ ops: parseEditOps(hunksToDsl(hunks)).ops, tag: version.tag, live: { text: text(live), lines: live, tag: computeTag(text(live)) }, versions: [version] });
         got = piecesToLines(live, d.pieces);
       } catch (e) {
         if ((e as { code?: string }).code === 'edit_rejected') return;
