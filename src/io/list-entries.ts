@@ -6,7 +6,8 @@
 
 import { lstatSync, statSync } from 'node:fs';
 import type { Scope } from '../core/path-policy.js';
-import { resolveRealSync, type PathGuard } from './path-guard.js';
+import type { PathGuard } from './path-guard.js';
+import { resolveRealSync } from './resolve-real.js';
 import { readVerifiedSync } from './read-verified-sync.js';
 import { ancestorRules, loadIgnore, readDirEntries, type IgnoreRules } from './walk.js';
 
