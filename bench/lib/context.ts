@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { findAnchors, type Anchors } from './anchors.js';
 import { serveBuilt } from './daemon.js';
-import { connectHashline, hashlineCli } from './mcp.js';
+import { connectHashline, hashlineCli, shippedBin } from './mcp.js';
 import type { BenchOptions } from './types.js';
 
 export interface BenchContext {
@@ -27,6 +27,7 @@ export function build(repo: string): void {
   const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: repo, encoding: 'utf8', timeout: 600_000 });
   if (r.status !== 0) log(`build failed (exit ${r.status}); using the existing dist/\n${`${r.stdout}${r.stderr}`.slice(0, 1500)}`);
   if (!existsSync(hashlineCli(repo))) throw new Error('dist/cli/main.js is missing: the build produced no CLI');
+  if (!existsSync(shippedBin(repo))) throw new Error('the shipped bin is missing: the build produced no bundle');
 }
 
 export async function listedTools(repo: string, root: string): Promise<Set<string>> {

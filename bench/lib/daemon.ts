@@ -1,7 +1,7 @@
-// The built `hashline serve` daemon on loopback with a bearer token, for HTTP workloads.
+// The shipped bin's `hashline serve` daemon on loopback with a bearer token, for HTTP workloads.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { hashlineCli } from './mcp.js';
+import { shippedBin } from './mcp.js';
 import { freePort, waitForHttp } from './ports.js';
 
 export const BENCH_TOKEN = 'hashline-bench-token-0123456789abcdef';
@@ -13,9 +13,9 @@ export interface Daemon {
   stop(): Promise<void>;
 }
 
-/** True when the built CLI knows `serve` (an unknown command exits 2 with "unknown command"). */
+/** True when the shipped bin knows `serve` (an unknown command exits 2 with "unknown command"). */
 export function serveBuilt(repo: string): boolean {
-  const r = spawnSync(process.execPath, [hashlineCli(repo), 'serve', '--help'], { encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, [shippedBin(repo), 'serve', '--help'], { encoding: 'utf8', timeout: 20_000 });
   return r.status === 0 && !`${r.stderr}`.includes('unknown command');
 }
 
@@ -33,7 +33,7 @@ export function stopChild(child: ChildProcess, graceMs = 3000): Promise<void> {
 
 export async function startDaemon(repo: string, root: string, extraEnv: Record<string, string> = {}): Promise<Daemon> {
   const port = await freePort();
-  const child = spawn(process.execPath, [hashlineCli(repo), 'serve', '--root', root, '--host', '127.0.0.1', '--port', String(port)], {
+  const child = spawn(process.execPath, [shippedBin(repo), 'serve', '--root', root, '--host', '127.0.0.1', '--port', String(port)], {
     cwd: root,
     env: { ...process.env, HASHLINE_TOKEN: BENCH_TOKEN, ...extraEnv },
     stdio: ['ignore', 'ignore', 'pipe'],

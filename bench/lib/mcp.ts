@@ -4,6 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface McpSide {
@@ -31,12 +32,19 @@ export async function connectStdio(command: string, args: string[], cwd: string,
   };
 }
 
+/** The unbundled CLI the build writes (dist/cli/main.js): in-process profiles and the unbundled cold-start row. */
 export function hashlineCli(repo: string): string {
   return path.join(repo, 'dist/cli/main.js');
 }
 
+/** The shipped bin (bin/hashline.mjs, the bundled CLI): what `npx hashline` and `npm start` run; every timed row spawns it. */
+export function shippedBin(repo: string): string {
+  const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { bin?: Record<string, string> };
+  return path.join(repo, pkg.bin?.hashline ?? 'bin/hashline.mjs');
+}
+
 export function connectHashline(repo: string, root: string, extra: string[] = []): Promise<McpSide> {
-  return connectStdio(process.execPath, [hashlineCli(repo), 'mcp', '--root', root, ...extra], root);
+  return connectStdio(process.execPath, [shippedBin(repo), 'mcp', '--root', root, ...extra], root);
 }
 
 export function connectReference(serverScript: string, root: string): Promise<McpSide> {

@@ -7,19 +7,12 @@
 // tools/list, from the same starts.
 
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { connectReference, connectStdio, hashlineCli, type McpSide } from '../lib/mcp.js';
+import { connectReference, connectStdio, hashlineCli, shippedBin, type McpSide } from '../lib/mcp.js';
 import { rssOf } from '../lib/ports.js';
 import { alternateWithFloor, median, timeMs } from '../lib/stats.js';
 import { failed, finish, REPORT, type Row, type Workload } from '../lib/types.js';
-
-/** The `hashline` bin that package.json ships (built by `prepare`), or null when it is missing. */
-function shippedBin(repo: string): string | null {
-  const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { bin?: Record<string, string> };
-  const bin = pkg.bin?.hashline;
-  return bin && existsSync(path.join(repo, bin)) ? path.join(repo, bin) : null;
-}
 
 /** bench/lib/list-server.mjs bundled as the shipped bin is (one minified file, no ajv), under bench/work. */
 function bundledListServer(repo: string, work: string): string {
@@ -85,7 +78,8 @@ export const coldStart: Workload = {
     mkdirSync(root, { recursive: true });
     writeFileSync(path.join(root, 'a.txt'), 'a\n');
     const rows: Row[] = [];
-    const bin = shippedBin(ctx.opts.repo);
+    const shipped = shippedBin(ctx.opts.repo);
+    const bin = existsSync(shipped) ? shipped : null;
     const entries: [Omit<Row, 'status'>, string | null][] = [
       [base, bin],
       [{ ...base, id: 'cold-start-unbundled', title: 'cold start, unbundled (dist/cli/main.js)', goal: REPORT }, hashlineCli(ctx.opts.repo)],
