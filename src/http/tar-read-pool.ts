@@ -46,6 +46,16 @@ export class TarReadPool {
   private nextId = 1;
   private failures = 0;
 
+  /** Slices handed to the thread and not yet back. */
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  /** Slices handed to the thread since the process started. */
+  get submittedCount(): number {
+    return this.nextId - 1;
+  }
+
   /** Hands `slice` to the thread: its id, or -1 when there is no thread to take it (the caller packs it). */
   submit(slice: FileSlice): number {
     const t = this.thread ?? this.start();

@@ -3,13 +3,14 @@
 // is sent). Each directory is opened once (O_NOFOLLOW) and its descriptor's real path checked, then
 // listed and its entries opened or lstat'ed through that descriptor (`/proc/<pid>/fd/N/name`): a
 // file is read from the directory that was checked even if a parent is swapped for a link
-// meanwhile, with no per-file path check. Each file's size comes from the fstat of that open, and
-// small files are packed there and then (header, content and padding written into the archive's
-// chunks: tar-pack-arena.ts) within the request's read-ahead hold (prefetch-budget.ts), so most
-// files cost one open, fstat, read and close in all and no object of their own. Directories' and
-// links' headers are written here too. Per-file calls are synchronous, in bounded slices (the
-// event loop runs in between): a thread-pool round trip per call is what would otherwise bound
-// the throughput.
+// meanwhile, with no per-file path check. A directory's files go in slices of SLICE_FILES to
+// tar-walk-slices.ts, which packs them (open, fstat, and for a small file its header, content and
+// padding: tar-pack-files.ts) on this thread or on the read thread, and puts them into the
+// archive's runs (tar-pack-arena.ts) in order within the request's read-ahead hold
+// (prefetch-budget.ts). Directories' and links' headers are written here. Per-file calls are
+// synchronous, in bounded slices (the event loop runs in between): a thread-pool round trip per
+// call is what would otherwise bound the throughput. A file counts against the member cap from its
+// listing (one gone by the time it is opened is left out of the archive but stays counted).
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -20,6 +21,7 @@ import { PrefetchHold, TAR_PREFETCH_BYTES_PER_REQUEST } from './prefetch-budget.
 import { HEADER_ROOM, writeOtherHeader } from './tar-header.js';
 import { PackArena, type PackedRun } from './tar-pack-arena.js';
 import { openRegular } from './tar-pack-files.js';
+import { tarReadPool, type TarReadPool } from './tar-read-pool.js';
 import { SLICE_FILES, WalkSlices, type OpenDir } from './tar-walk-slices.js';
 
 /** A member left for the writer: a file opened again when its turn comes, or a directory or link whose header did not fit the hold. */
@@ -95,13 +97,21 @@ function walkOther(at: string, entry: TreeEntry): boolean {
 
 /**
  * Lists the tree under `dir` (a real directory path) without following links, and packs it as it
- * goes (tar-pack-arena.ts) while `hold` takes the bytes; throws `too_large` past the caps. What is
- * packed stays counted in `hold`, which the caller releases when the request ends (TreeTarStream
- * does it when given the same hold; a throw here leaves it to the caller).
+ * goes (tar-pack-arena.ts; slices of files also on `pool`'s thread) while `hold` takes the bytes;
+ * throws `too_large` past the caps. What is packed stays counted in `hold`, which the caller
+ * releases when the request ends (TreeTarStream does it when given the same hold; a throw here
+ * leaves it to the caller).
  */
-export async function walkTree(guard: PathGuard, dir: string, display: string, caps: TreeCaps, hold = new PrefetchHold(TAR_PREFETCH_BYTES_PER_REQUEST)): Promise<TreeItem[]> {
+export async function walkTree(
+  guard: PathGuard,
+  dir: string,
+  display: string,
+  caps: TreeCaps,
+  hold = new PrefetchHold(TAR_PREFETCH_BYTES_PER_REQUEST),
+  pool: TarReadPool = tarReadPool,
+): Promise<TreeItem[]> {
   const arena = new PackArena<TreeEntry>([], hold);
-  const slices = new WalkSlices(arena, { maxTarBytes: caps.maxTarBytes, display }, (e) => packOther(arena, e));
+  const slices = new WalkSlices(arena, { maxTarBytes: caps.maxTarBytes, display }, (e) => packOther(arena, e), pool);
   const root: TreeEntry = { rel: '', abs: dir, kind: 'dir' };
   const stack: TreeEntry[] = [root];
   // members listed so far: a file counts from its listing (one that is gone when read is left out of the archive, still counted here)
