@@ -1,8 +1,8 @@
 // The read thread of GET /v1/fs/tar, seen from the main thread: one worker (started at the first
 // slice, kept, unref'd) that packs slices of files (tar-pack-files.ts) while the walk packs others
-// itself, so the per-file system calls of a tree run on both cores. Replies are taken without
-// waiting for the event loop (receiveMessageOnPort), and waited for on a shared counter the thread
-// bumps after each reply. A slice the thread could not pack, or that was in flight when the thread
+// itself, so the per-file system calls of a tree run on both cores (once the thread has loaded:
+// before that the walk packs every slice). Replies are taken without waiting for the event loop
+// (receiveMessageOnPort), and waited for on a shared counter the thread bumps after each reply. A slice the thread could not pack, or that was in flight when the thread
 // went away, is reported lost and the walk packs it itself (the directory descriptors it names stay
 // open until then).
 
@@ -40,7 +40,8 @@ export type SliceOutcome = PackedSlice | 'lost' | undefined;
 
 export class TarReadPool {
   private thread: { worker: Worker; port: MessagePort } | undefined;
-  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  /** [replies posted, thread ready] */
+  private readonly signal = new Int32Array(new SharedArrayBuffer(8));
   private readonly inFlight = new Set<number>();
   private readonly done = new Map<number, PackedSlice | 'lost'>();
   private nextId = 1;
@@ -59,7 +60,8 @@ export class TarReadPool {
   /** Hands `slice` to the thread: its id, or -1 when there is no thread to take it (the caller packs it). */
   submit(slice: FileSlice): number {
     const t = this.thread ?? this.start();
-    if (t === undefined) return -1;
+    // until the thread has loaded its code, the walk packs every slice itself (no request waits for the start)
+    if (t === undefined || Atomics.load(this.signal, 1) === 0) return -1;
     const id = this.nextId++;
     const req: TarReadRequest = { id, prefix: slice.prefix, names: slice.names, rels: slice.rels };
     // the process stays up while a slice is out (a walk waits for it on the shared counter)
@@ -67,6 +69,18 @@ export class TarReadPool {
     this.inFlight.add(id);
     t.port.postMessage(req);
     return id;
+  }
+
+  /** Starts the thread if it is not running; true once it takes slices, false when it cannot be started. */
+  async warm(): Promise<boolean> {
+    const t = this.thread ?? this.start();
+    while (t !== undefined && this.thread === t && Atomics.load(this.signal, 1) === 0) {
+      t.worker.ref();
+      const r = (Atomics as unknown as AtomicsWaitAsync).waitAsync(this.signal, 1, 0, 50);
+      if (r.async) await r.value;
+      if (this.inFlight.size === 0) t.worker.unref();
+    }
+    return t !== undefined && this.thread === t;
   }
 
   /** Takes slice `id`'s outcome once it has arrived (see `collect`); undefined while in flight. */
@@ -118,6 +132,7 @@ export class TarReadPool {
       this.failures++;
       this.collect(); // replies posted before it went
       this.thread = undefined;
+      Atomics.store(this.signal, 1, 0);
       port1.close();
       for (const id of this.inFlight) this.done.set(id, 'lost');
       this.inFlight.clear();

@@ -15,7 +15,7 @@ export interface TarReadRequest extends FileSlice {
 
 export interface TarReadData {
   port: MessagePort;
-  /** Int32 counter bumped (and notified) after each reply is posted. */
+  /** Int32 [0]: bumped (and notified) after each reply is posted; [1]: set once this thread listens. */
   signal: SharedArrayBuffer;
 }
 
@@ -36,4 +36,5 @@ if (data?.port && data.signal) {
     Atomics.add(signal, 0, 1);
     Atomics.notify(signal, 0);
   });
+  Atomics.store(signal, 1, 1);
 }

@@ -66,7 +66,8 @@ describe('GET /v1/fs/tar: slices packed on two threads', () => {
   after(() => d.close());
 
   test('the same archive from the read thread, from the walk alone, and when the thread loses every slice', async () => {
-    await archiveOf(d, tree, tarReadPool); // the thread started (its own descriptors) before counting
+    assert.ok(await tarReadPool.warm(), 'the read thread starts');
+    await archiveOf(d, tree, tarReadPool); // the thread's own descriptors opened before counting
     const before = openFds();
     const handed = tarReadPool.submittedCount;
     const threaded = await archiveOf(d, tree, tarReadPool);
