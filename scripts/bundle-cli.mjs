@@ -3,7 +3,8 @@
 // `node dist/hashline.mjs mcp` is what the cold-start benchmark compares as "bundled".
 // Native and grammar packages (@ast-grep/*, better-sqlite3), pg and the SQL parser (libpg-query: WASM found
 // beside its own script) stay external and load lazily from node_modules. The SQL validation worker's body is a
-// second, small entry beside the CLI (hashline-sql-worker.mjs), so the worker thread loads nothing else.
+// second, small entry beside the CLI (hashline-sql-worker.mjs), so the worker thread loads nothing else; so is the archive read thread's
+// (hashline-tar-read.mjs).
 // With --split, the code a start of `hashline mcp` runs is kept in one chunk (see oneStartChunk).
 // --no-ajv swaps the SDK's ajv-backed JSON Schema validator for a stub (the server only uses it to
 // check elicitation answers, which hashline never asks for), to measure what ajv's load costs.
@@ -67,6 +68,7 @@ async function dynamicTargets(options, hub) {
 }
 
 const SQL_WORKER_FILE = 'hashline-sql-worker.mjs';
+const TAR_READ_FILE = 'hashline-tar-read.mjs';
 // every tool's tools/list entry (JSON Schemas from zod), made once here from the compiled modules the
 // bundle is made of, so a start of the bundled CLI converts no schema (src/mcp/tool-listing.ts)
 const { ALL_TOOLS } = await import(pathToFileURL(path.join(repo, 'dist/tools/registry.js')).href);
@@ -98,8 +100,8 @@ const cliOptions = {
   // jsonc-parser's `main` is a UMD build whose factory requires its own files at run time, which a
   // bundle does not hold: bundle its ES module build instead
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
-  // io/sql-worker.ts starts its worker from this file, next to the chunk that holds it
-  define: { HASHLINE_SQL_WORKER: JSON.stringify(SQL_WORKER_FILE), HASHLINE_TOOL_LISTING: JSON.stringify(TOOL_LISTING) },
+  // io/sql-worker.ts and http/tar-read-pool.ts start their workers from these files, next to the chunk that holds them
+  define: { HASHLINE_SQL_WORKER: JSON.stringify(SQL_WORKER_FILE), HASHLINE_TAR_READ: JSON.stringify(TAR_READ_FILE), HASHLINE_TOOL_LISTING: JSON.stringify(TOOL_LISTING) },
   banner: { js: "import { createRequire as __hashlineRequire } from 'node:module'; const require = __hashlineRequire(import.meta.url);" },
   logLevel: 'warning',
   plugins: values['no-ajv'] ? [noAjv] : [],
@@ -121,6 +123,17 @@ await build({
   minify: true,
   legalComments: 'none',
   external: ['libpg-query'],
+  logLevel: 'warning',
+});
+await build({
+  entryPoints: [path.join(repo, 'dist/http/tar-read-thread.js')],
+  outfile: path.join(values.split ? path.join(repo, 'bin') : path.dirname(outfile), TAR_READ_FILE),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
   logLevel: 'warning',
 });
 process.stderr.write(`bundled ${values.split ? 'bin/hashline.mjs' : path.relative(repo, outfile)} in ${Date.now() - started} ms\n`);

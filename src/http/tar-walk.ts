@@ -3,22 +3,26 @@
 // is sent). Each directory is opened once (O_NOFOLLOW) and its descriptor's real path checked, then
 // listed and its entries opened or lstat'ed through that descriptor (`/proc/<pid>/fd/N/name`): a
 // file is read from the directory that was checked even if a parent is swapped for a link
-// meanwhile, with no per-file path check. Each file's size comes from the fstat of that open, and
-// small files are packed there and then (header, content and padding written into the archive's
-// chunks: tar-pack-arena.ts) within the request's read-ahead hold (prefetch-budget.ts), so most
-// files cost one open, fstat, read and close in all and no object of their own. Directories' and
-// links' headers are written here too. Per-file calls are synchronous, in bounded slices (the
-// event loop runs in between): a thread-pool round trip per call is what would otherwise bound
-// the throughput.
+// meanwhile, with no per-file path check. A directory's files go in slices of SLICE_FILES to
+// tar-walk-slices.ts, which packs them (open, fstat, and for a small file its header, content and
+// padding: tar-pack-files.ts) on this thread or on the read thread, and puts them into the
+// archive's runs (tar-pack-arena.ts) in order within the request's read-ahead hold
+// (prefetch-budget.ts). Directories' and links' headers are written here. Per-file calls are
+// synchronous, in bounded slices (the event loop runs in between): a thread-pool round trip per
+// call is what would otherwise bound the throughput. A file counts against the member cap from its
+// listing (one gone by the time it is opened is left out of the archive but stays counted).
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { HashlineError } from '../core/errors.js';
-import { treeTooManyBytes, treeTooManyMembers } from '../core/messages/http.js';
+import { treeTooManyMembers } from '../core/messages/http.js';
 import type { PathGuard } from '../io/path-guard.js';
 import { PrefetchHold, TAR_PREFETCH_BYTES_PER_REQUEST } from './prefetch-budget.js';
-import { HEADER_ROOM, memberName, padding, writeHeader, writeOtherHeader, zero } from './tar-header.js';
+import { HEADER_ROOM, writeOtherHeader } from './tar-header.js';
 import { PackArena, type PackedRun } from './tar-pack-arena.js';
+import { openRegular } from './tar-pack-files.js';
+import { tarReadPool, type TarReadPool } from './tar-read-pool.js';
+import { SLICE_FILES, WalkSlices, type OpenDir } from './tar-walk-slices.js';
 
 /** A member left for the writer: a file opened again when its turn comes, or a directory or link whose header did not fit the hold. */
 export interface TreeEntry {
@@ -44,11 +48,8 @@ export interface TreeCaps {
 const HAS_PROC_FD = process.platform === 'linux';
 /** `/proc/self/fd/` by the process id: the same links, without resolving `self` for every file. */
 const FD_DIR = `/proc/${process.pid}/fd/`;
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const WALK_SLICE = 1000;
-/** Files up to this size are read during the walk, while the request's hold allows (prefetch-budget.ts). */
-const PREFETCH_FILE_LIMIT = 256 * 1024;
 
 function kindOf(e: Dirent): TreeEntry['kind'] | null {
   if (e.isDirectory()) return 'dir';
@@ -62,86 +63,22 @@ function kindOf(e: Dirent): TreeEntry['kind'] | null {
  * names entries through its descriptor (`abs` itself where there is no /proc). Null when it is gone
  * or is not that directory any more.
  */
-function openDir(guard: PathGuard, abs: string): { fd: number; prefix: string } | null {
+function openDir(guard: PathGuard, abs: string): OpenDir | null {
   let fd: number;
   try {
     fd = openSync(abs, DIR_FLAGS);
   } catch {
     return null;
   }
-  if (!HAS_PROC_FD) return { fd, prefix: `${abs}/` };
+  if (!HAS_PROC_FD) return { fd, prefix: `${abs}/`, abs, users: 0, listed: false };
   try {
     const actual = readlinkSync(FD_DIR + fd);
-    if (actual === abs && guard.admitsReal(actual, 'read')) return { fd, prefix: `${FD_DIR}${fd}/` };
+    if (actual === abs && guard.admitsReal(actual, 'read')) return { fd, prefix: `${FD_DIR}${fd}/`, abs, users: 0, listed: false };
   } catch {
     // fall through: not usable
   }
   closeSync(fd);
   return null;
-}
-
-/**
- * `at` opened without following a final link (and without blocking on a fifo) and fstat'ed; null
- * when it is gone, a link, not a regular file, or `accept` refuses the descriptor (or throws).
- * The caller closes the descriptor.
- */
-function openRegular(at: string, accept?: (fd: number) => boolean): { fd: number; st: Stats } | null {
-  let fd: number;
-  try {
-    fd = openSync(at, OPEN_FLAGS);
-  } catch {
-    return null; // removed, or replaced by a link, since it was listed
-  }
-  try {
-    const st = fstatSync(fd);
-    if (st.isFile() && (!accept || accept(fd))) return { fd, st };
-  } catch {
-    // refused: closed below
-  }
-  closeSync(fd);
-  return null;
-}
-
-/**
- * Opens a file through its directory's descriptor for its mode, size and time; a small one is
- * packed there and then (header, content, padding) when the hold takes it. The file's size, or
- * -1 when it is gone or not a regular file; `packed` tells whether it went into the arena.
- */
-function walkFile(at: string, rel: string, arena: PackArena<TreeEntry>, done: { packed: boolean }): number {
-  done.packed = false;
-  const opened = openRegular(at);
-  if (opened === null) return -1;
-  const { fd, st } = opened;
-  try {
-    const size = st.size;
-    if (size <= PREFETCH_FILE_LIMIT) {
-      const buf = arena.room(HEADER_ROOM + size + 512);
-      const start = arena.at;
-      const body = start + writeHeader(buf, start, 'File', memberName(rel), st.mode & 0o7777, size, st.mtimeMs);
-      const end = body + size + padding(size);
-      if (arena.keep(end)) {
-        // a file that shrank since the fstat is opened again when its turn comes
-        if (readFully(fd, buf, body, size)) {
-          zero(buf, body + size, end);
-          done.packed = true;
-        } else arena.drop(start);
-      }
-    }
-    return size;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Reads `size` bytes of `fd` from its start into `buf` at `off`; false when the file is shorter now. */
-function readFully(fd: number, buf: Buffer, off: number, size: number): boolean {
-  let got = 0;
-  while (got < size) {
-    const n = readSync(fd, buf, off + got, size - got, got);
-    if (n === 0) return false;
-    got += n;
-  }
-  return true;
 }
 
 /** A directory's or link's lstat and (for a link) its target, through the parent's descriptor; false when gone or changed. */
@@ -160,64 +97,89 @@ function walkOther(at: string, entry: TreeEntry): boolean {
 
 /**
  * Lists the tree under `dir` (a real directory path) without following links, and packs it as it
- * goes (tar-pack-arena.ts) while `hold` takes the bytes; throws `too_large` past the caps. What is
- * packed stays counted in `hold`, which the caller releases when the request ends (TreeTarStream
- * does it when given the same hold; a throw here leaves it to the caller).
+ * goes (tar-pack-arena.ts; slices of files also on `pool`'s thread) while `hold` takes the bytes;
+ * throws `too_large` past the caps. What is packed stays counted in `hold`, which the caller
+ * releases when the request ends (TreeTarStream does it when given the same hold; a throw here
+ * leaves it to the caller).
  */
-export async function walkTree(guard: PathGuard, dir: string, display: string, caps: TreeCaps, hold = new PrefetchHold(TAR_PREFETCH_BYTES_PER_REQUEST)): Promise<TreeItem[]> {
+export async function walkTree(
+  guard: PathGuard,
+  dir: string,
+  display: string,
+  caps: TreeCaps,
+  hold = new PrefetchHold(TAR_PREFETCH_BYTES_PER_REQUEST),
+  pool: TarReadPool = tarReadPool,
+): Promise<TreeItem[]> {
   const arena = new PackArena<TreeEntry>([], hold);
+  const slices = new WalkSlices(arena, { maxTarBytes: caps.maxTarBytes, display }, (e) => packOther(arena, e), pool);
   const root: TreeEntry = { rel: '', abs: dir, kind: 'dir' };
   const stack: TreeEntry[] = [root];
-  const done = { packed: false };
+  // members listed so far: a file counts from its listing (one that is gone when read is left out of the archive, still counted here)
   let members = 1;
-  let bytes = 0;
   let work = 0;
-  while (stack.length > 0) {
-    const d = stack.pop()!;
-    const opened = openDir(guard, d.abs);
-    if (opened === null) {
-      if (d === root) arena.add(root); // no mode: left out by the writer, as a directory that went away
-      continue;
-    }
-    try {
-      if (d === root) {
-        root.mode = fstatSync(opened.fd).mode & 0o7777;
-        packOther(arena, root);
-      }
-      let list: Dirent[];
-      try {
-        list = readdirSync(opened.prefix, { withFileTypes: true });
-      } catch {
+  try {
+    while (stack.length > 0) {
+      const d = stack.pop()!;
+      const opened = openDir(guard, d.abs);
+      if (opened === null) {
+        if (d === root) arena.add(root); // no mode: left out by the writer, as a directory that went away
         continue;
       }
-      list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const subdirs: TreeEntry[] = [];
-      for (const e of list) {
-        const kind = kindOf(e);
-        if (kind === null) continue;
-        const abs = `${d.abs}/${e.name}`;
-        if (!guard.admitsReal(abs, 'read')) continue;
-        if (members >= caps.maxTarMembers) throw new HashlineError('too_large', treeTooManyMembers(display, caps.maxTarMembers));
-        const rel = d.rel === '' ? e.name : `${d.rel}/${e.name}`;
-        if (kind === 'file') {
-          const size = walkFile(opened.prefix + e.name, rel, arena, done);
-          if (size < 0) continue;
-          bytes += size;
-          if (bytes > caps.maxTarBytes) throw new HashlineError('too_large', treeTooManyBytes(display, caps.maxTarBytes));
-          if (!done.packed) arena.add({ rel, abs, kind });
-        } else {
-          const entry: TreeEntry = { rel, abs, kind };
-          if (!walkOther(opened.prefix + e.name, entry)) continue;
-          packOther(arena, entry);
-          if (kind === 'dir') subdirs.push(entry);
+      try {
+        if (d === root) {
+          root.mode = fstatSync(opened.fd).mode & 0o7777;
+          slices.other(root);
         }
-        members++;
-        if (++work % WALK_SLICE === 0) await yieldToLoop();
+        let list: Dirent[];
+        try {
+          list = readdirSync(opened.prefix, { withFileTypes: true });
+        } catch {
+          continue;
+        }
+        list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        const subdirs: TreeEntry[] = [];
+        let names: string[] = [];
+        let rels: string[] = [];
+        for (const e of list) {
+          const kind = kindOf(e);
+          if (kind === null) continue;
+          const abs = `${d.abs}/${e.name}`;
+          if (!guard.admitsReal(abs, 'read')) continue;
+          if (members >= caps.maxTarMembers) throw new HashlineError('too_large', treeTooManyMembers(display, caps.maxTarMembers));
+          const rel = d.rel === '' ? e.name : `${d.rel}/${e.name}`;
+          if (kind === 'file') {
+            names.push(e.name);
+            rels.push(rel);
+            if (names.length === SLICE_FILES) {
+              slices.files(opened, names, rels);
+              names = [];
+              rels = [];
+              await slices.pace();
+            }
+          } else {
+            const entry: TreeEntry = { rel, abs, kind };
+            if (!walkOther(opened.prefix + e.name, entry)) continue;
+            if (names.length > 0) {
+              slices.files(opened, names, rels);
+              names = [];
+              rels = [];
+            }
+            slices.other(entry);
+            if (kind === 'dir') subdirs.push(entry);
+          }
+          members++;
+          if (++work % WALK_SLICE === 0) await yieldToLoop();
+        }
+        if (names.length > 0) slices.files(opened, names, rels);
+        for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
+      } finally {
+        slices.listed(opened);
       }
-      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
-    } finally {
-      closeSync(opened.fd);
+      await slices.pace();
     }
+    await slices.finish();
+  } finally {
+    await slices.settle();
   }
   arena.flush();
   return arena.out;

@@ -1,8 +1,9 @@
 // The exact bytes of GET /v1/fs/tar: a fixed tree (fixed contents, modes and times) must pack to
 // the same archive whichever way each member is produced: content read ahead by the walk, a file
-// opened again when its turn comes (a read-ahead hold too small for it), or a mix of both, in
-// process and through the route. The digest pins the archive format (ustar headers, pax for long
-// names, padding, end blocks); a change of format on purpose updates it here.
+// opened again when its turn comes (a read-ahead hold too small for it), or a mix of both, slices
+// packed on the read thread or not, in process and through the route. The digest pins the archive
+// format (ustar headers, pax for long names, padding, end blocks); a change of format on purpose
+// updates it here.
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -10,6 +11,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PrefetchHold } from '../../src/http/prefetch-budget.js';
+import { tarReadPool } from '../../src/http/tar-read-pool.js';
 import { walkTree } from '../../src/http/tar-walk.js';
 import { TreeTarStream } from '../../src/http/tar-writer.js';
 import { type Daemon, q, startDaemon } from './harness.js';
@@ -113,6 +115,16 @@ describe('GET /v1/fs/tar archive bytes', () => {
       assert.equal(sha256(chunks), ARCHIVE_SHA256);
     });
   }
+
+  test('in process, slices packed on the read thread too: the pinned archive', async () => {
+    assert.ok(await tarReadPool.warm(), 'the read thread starts');
+    const handed = tarReadPool.submittedCount;
+    const hold = new PrefetchHold(64 << 20);
+    const chunks: Buffer[] = [];
+    for await (const c of new TreeTarStream(await walkTree(d.engine.guard, tree, 'fixed', caps, hold), d.engine.guard, hold)) chunks.push(c as Buffer);
+    assert.ok(tarReadPool.submittedCount > handed, 'slices were handed to the read thread');
+    assert.equal(sha256(chunks), ARCHIVE_SHA256);
+  });
 
   test('through the route: the pinned archive', async () => {
     const r = await d.call(`/v1/fs/tar?${q({ path: 'fixed' })}`);
