@@ -27,6 +27,8 @@ export interface LineScan {
   /** False when some bytes were not valid UTF-8. */
   utf8: boolean;
   bom: boolean;
+  /** Valid UTF-8 with no BOM and no CR: the bytes are exactly the UTF-8 of the LF text. */
+  plain: boolean;
   /** The first line ending, LF when there is none. */
   eol: LineEnding;
   /** The LF, BOM-less text, when the file was no larger than `keepTextUpTo` bytes. */
@@ -54,6 +56,7 @@ export class LineSplitter {
   private total = 0;
   private utf8 = true;
   private bom = false;
+  private sawCr = false;
   private eol: LineEnding | undefined;
   private lastTerminated = true;
   private pending: Buffer[] = [];
@@ -78,6 +81,7 @@ export class LineSplitter {
       this.hasher.update(decoded.utf8 && !blank ? bytes : encodeText(blank ? normalizeForTag(text) : text));
       return;
     }
+    this.sawCr = true;
     const lf = text.replace(/\r\n?/g, '\n');
     this.keep?.push(lf);
     this.hasher.update(encodeText(hasTrailingBlank(lf) ? normalizeForTag(lf) : lf));
@@ -157,6 +161,7 @@ export class LineSplitter {
       tag: formatTag(this.hasher.digest()),
       utf8: this.utf8,
       bom: this.bom,
+      plain: this.utf8 && !this.bom && !this.sawCr,
       eol: this.eol ?? '\n',
       text,
     };
