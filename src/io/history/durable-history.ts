@@ -10,6 +10,8 @@
 // Writes are queued and the writes of one tool call commit together in one transaction by
 // `flush()`, which the adapters await before they reply, so a reply never acknowledges what is not
 // stored (a SQLite store also commits what is queued before it reloads, and when the process exits).
+// A call that changed nothing (a read served over MCP) commits by `flushSoon()` instead, right
+// after its reply was handed to the transport, in the same turn of the event loop.
 // Texts are cached by SHA-256 (content never changes under a hash). When the database fails at run
 // time, the failure is reported once and the history goes on in memory for the rest of the process.
 
@@ -71,6 +73,7 @@ export class DurableHistory implements HistoryStore {
   private readonly pending = new WriteQueue();
   private flushing: Promise<void> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
+  private flushImmediate: NodeJS.Immediate | undefined;
   /** Commits made by this process (SQLite's data_version leaves them out). */
   localCommits = 0;
 
@@ -240,6 +243,15 @@ export class DurableHistory implements HistoryStore {
     }
   }
 
+  /** Commits what is queued at the end of this turn of the event loop (see HistoryStore.flushSoon). */
+  flushSoon(): void {
+    if (this.pending.size === 0 || this.failed) return;
+    this.flushImmediate ??= setImmediate(() => {
+      this.flushImmediate = undefined;
+      void this.flush();
+    });
+  }
+
   async flush(): Promise<void> {
     if (this.sync) {
       this.flushSync();
@@ -379,7 +391,9 @@ export class DurableHistory implements HistoryStore {
   async close(): Promise<void> {
     openSync.delete(this);
     if (this.flushTimer) clearTimeout(this.flushTimer);
+    if (this.flushImmediate) clearImmediate(this.flushImmediate);
     this.flushTimer = undefined;
+    this.flushImmediate = undefined;
     await this.flush();
     await this.runner.close();
   }

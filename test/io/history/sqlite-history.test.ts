@@ -269,3 +269,33 @@ test('new paths recorded in a row commit together; a window loaded meanwhile cou
     assert.equal(h.history.versions(p(5)).length, 0);
   }
 });
+
+test('served over MCP, a read commits in the turn after its reply is made; a change commits before its reply', async () => {
+  const { root, open } = await setup({ 'a.txt': 'one\ntwo\n' });
+  const a = await open();
+  // another connection to the same store, as another process sees it
+  const b = await open();
+  const real = path.join(a.guard.realRoot, 'a.txt');
+  const texts = () => b.history.versions(real).map((v) => v.text);
+  const served = { commitReadsAfterReply: true };
+  const read = await runTool(a, fsReadTool, { targets: [{ path: 'a.txt' }] }, call(), served);
+  const tag = structured(read).results[0].file_hash as string;
+  assert.deepEqual(texts(), [], 'the reply is made before the commit');
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(texts(), ['one\ntwo\n'], 'committed once the turn is over');
+  assert.ok(b.history.versions(real)[0]!.seen.has(2), 'with the lines shown');
+  // a change is stored before its reply, option or not
+  const edit = await runTool(a, fsEditTool, { targets: [{ path: 'a.txt', file_hash: tag, ops: 'replace 2:\n+TWO' }] }, call(), served);
+  assert.equal(edit.isError, undefined, JSON.stringify(edit.content));
+  assert.deepEqual(texts(), ['one\ntwo\n', 'one\nTWO\n']);
+  // a direct caller (no option) finds a read stored when the call returns
+  writeFileSync(path.join(root, 'a.txt'), 'three\n');
+  await runTool(a, fsReadTool, { targets: [{ path: 'a.txt' }] }, call());
+  assert.deepEqual(texts(), ['one\ntwo\n', 'one\nTWO\n', 'three\n']);
+  // a read queued for after its reply is committed first by the next call, in order
+  writeFileSync(path.join(root, 'a.txt'), 'four\n');
+  await runTool(a, fsReadTool, { targets: [{ path: 'a.txt' }] }, call(), served);
+  writeFileSync(path.join(root, 'a.txt'), 'five\n');
+  await runTool(a, fsReadTool, { targets: [{ path: 'a.txt' }] }, call());
+  assert.deepEqual(texts().slice(-2), ['four\n', 'five\n']);
+});
