@@ -154,7 +154,13 @@ export class LineSplitter {
     if (this.pending.length > 0) this.emit(Buffer.concat(this.pending), true);
     this.pending = [];
     const total = this.total;
-    const text = this.keep ? this.keep.join('') : undefined;
+    // pieces put end to end (a rope), not joined: a text over 128 KiB would be one large object
+    // on fresh pages; whoever needs it flat (a parse, an edit) flattens it once
+    let text: string | undefined;
+    if (this.keep) {
+      text = '';
+      for (const piece of this.keep) text += piece;
+    }
     return {
       total,
       trailingEmpty: total === 0 || this.lastTerminated,
@@ -168,10 +174,13 @@ export class LineSplitter {
   }
 }
 
+/** Bytes in memory are split in pieces of this size, so each decoded piece stays a small object. */
+const MEMORY_PIECE_BYTES = 32 * 1024;
+
 /** Splits bytes already in memory. */
 export function scanBytes(bytes: Buffer, onLine: (n: number, content: string) => void, options: ScanOptions = {}): LineScan {
   const s = new LineSplitter(onLine, bytes.length <= (options.keepTextUpTo ?? 0));
-  s.push(bytes);
+  for (let at = 0; at < bytes.length; at += MEMORY_PIECE_BYTES) s.push(bytes.subarray(at, Math.min(bytes.length, at + MEMORY_PIECE_BYTES)));
   return s.end();
 }
 

@@ -33,6 +33,11 @@ async function check(file: string, bytes: Uint8Array): Promise<void> {
     assert.equal(scan.plain, doc.utf8 && !doc.bom && !doc.endings.some((e) => e.includes('\r')));
     if (scan.plain) assert.ok(Buffer.from(text).equals(bytes));
     assert.equal(scan.trailingEmpty, doc.lines.length === 0 || doc.endings.at(-1) !== '');
+    // the in-memory scan (its own pieces) agrees with the streamed one
+    const inMemory: string[] = [];
+    const mem = scanBytes(Buffer.from(bytes), (_n, l) => void inMemory.push(l), { keepTextUpTo: Number.POSITIVE_INFINITY });
+    assert.deepEqual(inMemory, doc.lines);
+    assert.deepEqual(mem, scan);
   } finally {
     await h.close();
   }

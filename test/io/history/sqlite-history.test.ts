@@ -299,3 +299,29 @@ test('served over MCP, a read commits in the turn after its reply is made; a cha
   await runTool(a, fsReadTool, { targets: [{ path: 'a.txt' }] }, call());
   assert.deepEqual(texts().slice(-2), ['four\n', 'five\n']);
 });
+
+test('a text given with its bytes is found by them: recorded once, with or without bytes; NUL and size refused as for the text', async () => {
+  const { open } = await setup({ 'a.txt': 'x\n' });
+  const a = await open();
+  const real = path.join(a.guard.realRoot, 'a.txt');
+  const enc = (t: string) => Buffer.from(t, 'utf8');
+  // a rope, as a whole read gives it, and a flat copy of the same text
+  const rope = ['const é = 1;\n'.repeat(3000), 'tail\n'].reduce((x, y) => x + y, '');
+  const flat = Buffer.from(rope).toString('utf8');
+  assert.equal(a.history.record(real, rope, { bytes: enc(rope) }), computeTag(rope));
+  assert.equal(a.history.record(real, flat, { bytes: enc(flat) }), computeTag(rope));
+  assert.equal(a.history.record(real, flat), computeTag(rope));
+  a.history.markSeen(real, rope, [1, 2]);
+  assert.deepEqual(a.history.versions(real).map((v) => v.text.length), [rope.length]);
+  // a lone surrogate encodes as U+FFFD does: the same bytes, but not the same text, so not the same version
+  assert.notEqual(a.history.record(real, 'a\uD800\n'), null);
+  assert.notEqual(a.history.record(real, 'a\uFFFD\n', { bytes: enc('a\uFFFD\n') }), null);
+  assert.deepEqual(a.history.versions(real).map((v) => v.text), [rope, 'a\uD800\n', 'a\uFFFD\n']);
+  assert.equal(a.history.record(real, 'nul\0\n', { bytes: enc('nul\0\n') }), null);
+  const over = 'y'.repeat(a.history.limits.maxSnapshotBytes + 1);
+  assert.equal(a.history.record(real, over, { bytes: enc(over) }), null);
+  await a.history.flush();
+  const b = await open();
+  assert.equal(b.history.versions(real)[0]!.text, rope);
+  assert.ok(b.history.versions(real)[0]!.seen.has(2));
+});
