@@ -2,8 +2,10 @@
 // (the MCP adapter's runTool and the stdio writer's encoding included) called N times, with the
 // durable history the server opens by default. Prints the p50 per call. `cold`: the file is
 // rewritten (untimed) before each call with a text not seen before (every line new, same size, as the
-// bench's row), so no read finds its lines kept and the history records each one.
-// Run: node --import tsx [--cpu-prof --cpu-prof-dir=/tmp/prof] bench/read/whole-profile.mts [calls] [history] [cold]
+// bench's row), so no read finds its lines kept and the history records each one. `served`: as the MCP
+// server runs it, the read's history commits after the reply is made (`commitReadsAfterReply`), in
+// an untimed turn of the event loop after each call.
+// Run: node --import tsx [--cpu-prof --cpu-prof-dir=/tmp/prof] bench/read/whole-profile.mts [calls] [history] [cold|warm] [served]
 
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,6 +20,7 @@ import { linesText } from '../lib/fixtures.js';
 const CALLS = Number(process.argv[2] ?? 400);
 const history = process.argv[3] ?? 'sqlite';
 const cold = process.argv[4] === 'cold';
+const served = process.argv[5] === 'served';
 const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hashline-whole-profile-')));
 const state = mkdtempSync(path.join(os.tmpdir(), 'hashline-whole-profile-state-'));
 try {
@@ -30,9 +33,11 @@ try {
   const once = async () => {
     if (cold) writeFileSync(path.join(root, 'read2000.ts'), text(++turn));
     const t = performance.now();
-    const r = await runTool(engine, fsReadTool, args, call);
+    const r = await runTool(engine, fsReadTool, args, call, { commitReadsAfterReply: served });
     const chunks = encodeSharingStrings({ jsonrpc: '2.0', id: 1, result: r });
-    return { chunks, ms: performance.now() - t };
+    const ms = performance.now() - t;
+    if (served) await new Promise((done) => setImmediate(done));
+    return { chunks, ms };
   };
   for (let i = 0; i < 20; i++) await once();
   const xs: number[] = [];
@@ -43,7 +48,7 @@ try {
     bytes = chunks.reduce((s, c) => s + c.length, 0);
   }
   xs.sort((a, b) => a - b);
-  console.log(JSON.stringify({ calls: CALLS, history, cold, p50ms: +xs[xs.length >> 1]!.toFixed(3), p10ms: +xs[Math.floor(xs.length / 10)]!.toFixed(3), replyBytes: bytes }));
+  console.log(JSON.stringify({ calls: CALLS, history, cold, served, p50ms: +xs[xs.length >> 1]!.toFixed(3), p10ms: +xs[Math.floor(xs.length / 10)]!.toFixed(3), replyBytes: bytes }));
   await engine.history.close();
 } finally {
   rmSync(root, { recursive: true, force: true });

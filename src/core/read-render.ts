@@ -37,8 +37,12 @@ export interface LineSource {
 
 export interface Rendered {
   body: string[];
-  /** `body` joined with newlines, when the renderer already built it. */
-  joined?: string;
+  /**
+   * `body` in groups, each joined with newlines (joined with newlines again they give the body),
+   * when the renderer already built them: each group stays under V8's 128 KiB object size, so only
+   * the content is one large string (see PIECE_UNITS).
+   */
+  pieces?: string[];
   /** Line numbers shown whole. */
   seen: number[];
   /** Appended to content, one per line. */
@@ -138,20 +142,44 @@ class Builder {
 /** A whole body as the bulk path renders it, kept in a loaded file's memo for the next read of the same bytes. */
 interface WholeBody {
   body: string[];
-  joined: string;
+  pieces: string[];
   /** What the body costs in the reply budget. */
   cost: number;
   seen: number[];
   contents: Map<string, string>;
 }
 
+/**
+ * UTF-16 units per group of a whole body's lines. Strings over 128 KiB live in V8's large-object
+ * space, each on fresh pages, and on a VM their page faults cost more than the copying: so the body
+ * is measured in groups and joined once, with its header, into the content.
+ */
+const PIECE_UNITS = 32 * 1024;
+
 function wholeBody(src: LineSource, last: number): WholeBody {
   const body: string[] = new Array(last);
   const show = src.utf8 === true ? (x: string) => x : displayText;
-  for (let n = 1; n <= last; n++) body[n - 1] = numbered(n, n > src.total ? '' : show(src.line(n)));
-  const joined = body.join('\n');
+  const pieces: string[] = [];
+  let escaped = 0;
+  let from = 0;
+  let units = 0;
+  const group = (to: number) => {
+    const piece = body.slice(from, to).join('\n');
+    pieces.push(piece);
+    escaped += jsonEscapedBytes(piece);
+    from = to;
+    units = 0;
+  };
+  for (let n = 1; n <= last; n++) {
+    const line = numbered(n, n > src.total ? '' : show(src.line(n)));
+    body[n - 1] = line;
+    units += line.length + 1;
+    if (units >= PIECE_UNITS) group(n);
+  }
+  if (from < last || last === 0) group(last);
   const seen = Array.from({ length: src.total }, (_, i) => i + 1);
-  return { body, joined, cost: 2 * (jsonEscapedBytes(joined) + 2 * last), seen, contents: new Map() };
+  // each newline between pieces escapes to two bytes
+  return { body, pieces, cost: 2 * (escaped + 2 * (pieces.length - 1) + 2 * last), seen, contents: new Map() };
 }
 
 /**
@@ -170,7 +198,7 @@ export function renderWhole(src: LineSource, trailingEmpty: boolean, budget: Rep
     memo?.set(key, w);
   }
   if (budget.takeBytes(w.cost)) {
-    return { body: w.body, joined: w.joined, seen: w.seen, notices: [], warnings: [], ...(memo ? { contents: w.contents } : {}) };
+    return { body: w.body, pieces: w.pieces, seen: w.seen, notices: [], warnings: [], ...(memo ? { contents: w.contents } : {}) };
   }
   const b = new Builder(budget, false);
   for (let n = 1; n <= last; n++) {
@@ -254,8 +282,8 @@ export function renderBlock(src: LineSource, span: LineSpanRange, budget: ReplyB
 export function assembleContent(header: string, r: Rendered): string {
   const kept = r.notices.length === 0 ? r.contents?.get(header) : undefined;
   if (kept !== undefined) return kept;
-  let s = `${header}\n${r.joined ?? r.body.join('\n')}`;
-  for (const n of r.notices) s += `\n${n}`;
+  // one join: a flat string, copied once (a `+` would leave pieces the reply's encoder must flatten)
+  const s = [header, ...(r.pieces ?? (r.body.length > 0 ? r.body : [''])), ...r.notices].join('\n');
   if (r.notices.length === 0 && r.contents) {
     // one entry: a file is shown under one header at a time
     r.contents.clear();

@@ -27,6 +27,8 @@ export interface LineScan {
   /** False when some bytes were not valid UTF-8. */
   utf8: boolean;
   bom: boolean;
+  /** Valid UTF-8 with no BOM and no CR: the bytes are exactly the UTF-8 of the LF text. */
+  plain: boolean;
   /** The first line ending, LF when there is none. */
   eol: LineEnding;
   /** The LF, BOM-less text, when the file was no larger than `keepTextUpTo` bytes. */
@@ -54,6 +56,7 @@ export class LineSplitter {
   private total = 0;
   private utf8 = true;
   private bom = false;
+  private sawCr = false;
   private eol: LineEnding | undefined;
   private lastTerminated = true;
   private pending: Buffer[] = [];
@@ -78,6 +81,7 @@ export class LineSplitter {
       this.hasher.update(decoded.utf8 && !blank ? bytes : encodeText(blank ? normalizeForTag(text) : text));
       return;
     }
+    this.sawCr = true;
     const lf = text.replace(/\r\n?/g, '\n');
     this.keep?.push(lf);
     this.hasher.update(encodeText(hasTrailingBlank(lf) ? normalizeForTag(lf) : lf));
@@ -150,23 +154,33 @@ export class LineSplitter {
     if (this.pending.length > 0) this.emit(Buffer.concat(this.pending), true);
     this.pending = [];
     const total = this.total;
-    const text = this.keep ? this.keep.join('') : undefined;
+    // pieces put end to end (a rope), not joined: a text over 128 KiB would be one large object
+    // on fresh pages; whoever needs it flat (a parse, an edit) flattens it once
+    let text: string | undefined;
+    if (this.keep) {
+      text = '';
+      for (const piece of this.keep) text += piece;
+    }
     return {
       total,
       trailingEmpty: total === 0 || this.lastTerminated,
       tag: formatTag(this.hasher.digest()),
       utf8: this.utf8,
       bom: this.bom,
+      plain: this.utf8 && !this.bom && !this.sawCr,
       eol: this.eol ?? '\n',
       text,
     };
   }
 }
 
+/** Bytes in memory are split in pieces of this size, so each decoded piece stays a small object. */
+const MEMORY_PIECE_BYTES = 32 * 1024;
+
 /** Splits bytes already in memory. */
 export function scanBytes(bytes: Buffer, onLine: (n: number, content: string) => void, options: ScanOptions = {}): LineScan {
   const s = new LineSplitter(onLine, bytes.length <= (options.keepTextUpTo ?? 0));
-  s.push(bytes);
+  for (let at = 0; at < bytes.length; at += MEMORY_PIECE_BYTES) s.push(bytes.subarray(at, Math.min(bytes.length, at + MEMORY_PIECE_BYTES)));
   return s.end();
 }
 

@@ -14,6 +14,11 @@ import { readVerifiedSync } from './read-verified-sync.js';
 export type WholeLines = LoadedLines & {
   /** What callers derive from these lines, by a key of their own; absent when not cached. */
   readonly memo?: Map<string, unknown>;
+  /**
+   * The file's bytes when they are exactly the UTF-8 of `text` (`plain`), kept with the lines and
+   * never changed: a history that stores the text need not encode it again. Read-only.
+   */
+  readonly textBytes?: Uint8Array;
 };
 
 interface Entry {
@@ -75,7 +80,8 @@ export async function loadWholeLines(guard: PathGuard, rp: ResolvedPath, options
     return hit.loaded;
   }
   const bytes = Buffer.from(small.bytes);
-  const loaded: WholeLines = { ...loadAll(bytes, keepTextUpTo), memo: new Map() };
+  const scan = loadAll(bytes, keepTextUpTo);
+  const loaded: WholeLines = { ...scan, memo: new Map(), ...(scan.plain && scan.text !== undefined ? { textBytes: bytes } : {}) };
   keep(rp.real, { key: small.key, bytes, keptText, loaded });
   return loaded;
 }

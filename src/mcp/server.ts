@@ -55,12 +55,22 @@ export function invalidArguments(error: z.ZodError): HashlineError {
   return new HashlineError('invalid_arguments', `invalid arguments: ${issues.join('; ')}`, { details: { issues } });
 }
 
-export async function runTool(engine: Engine, tool: ToolDefinition, args: unknown, call: CallContext): Promise<CallToolResult> {
-  const result = await runToolUnfitted(engine, tool, args, call);
+export interface RunOptions {
+  /**
+   * A read-only tool's records (the versions it found on disk, the lines it showed) commit right
+   * after its reply is handed to the transport, in the same turn of the event loop, instead of
+   * before it: they acknowledge no change. The MCP server sets it; a direct caller that looks at
+   * the store as soon as the call returns leaves it off.
+   */
+  readonly commitReadsAfterReply?: boolean;
+}
+
+export async function runTool(engine: Engine, tool: ToolDefinition, args: unknown, call: CallContext, options: RunOptions = {}): Promise<CallToolResult> {
+  const result = await runToolUnfitted(engine, tool, args, call, options);
   return tool.annotations.readOnlyHint ? result : fitReply(result);
 }
 
-async function runToolUnfitted(engine: Engine, tool: ToolDefinition, args: unknown, call: CallContext): Promise<CallToolResult> {
+async function runToolUnfitted(engine: Engine, tool: ToolDefinition, args: unknown, call: CallContext, options: RunOptions): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(tool, invalidArguments(parsed.error));
   try {
@@ -71,8 +81,10 @@ async function runToolUnfitted(engine: Engine, tool: ToolDefinition, args: unkno
     try {
       out = await tool.run(engineForCall(engine, origin), parsed.data, call);
     } finally {
-      // what the call recorded is stored before the reply says it happened
-      await engine.history.flush();
+      // what the call recorded is stored before the reply says it happened; a read's sightings
+      // may follow its reply (see RunOptions)
+      if (options.commitReadsAfterReply === true && tool.annotations.readOnlyHint && engine.history.flushSoon) engine.history.flushSoon();
+      else await engine.history.flush();
     }
     if (tool.family === 'boundary') {
       // The family's text block is the envelope's JSON (tools report failures by throwing).
@@ -176,7 +188,7 @@ export function createMcpServer(engine: EngineSource, tools: readonly ServedTool
     } catch (e) {
       return errorResult(tool, toHashlineError(e));
     }
-    const result = await runTool(current, tool, request.params.arguments, call);
+    const result = await runTool(current, tool, request.params.arguments, call, { commitReadsAfterReply: true });
     await sent;
     return result;
   });

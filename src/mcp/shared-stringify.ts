@@ -14,12 +14,36 @@ const SHARED_MIN_LENGTH = 4096;
  * read of a file whose bytes did not change gives the very same content string, see
  * io/whole-read-cache.ts) reuses its bytes. A lookup costs what the per-reply map costs already.
  */
-const recent = new Map<string, Buffer>();
+const recent = new Map<string, Buffer[]>();
 const RECENT_ENTRIES = 8;
 const RECENT_BYTES = 8 * 1024 * 1024;
 let recentBytes = 0;
 
-function encodeLong(v: string): Buffer {
+/**
+ * Long strings are escaped in slices of this many UTF-16 units, so no JSON text or buffer made
+ * for them is larger than about 64 KiB: V8 and malloc serve objects over 128 KiB from fresh
+ * pages, and on a VM the page faults of a 160 KB reply's JSON text and buffer cost more than
+ * escaping it (see docs/BENCHMARKS.md).
+ */
+const SLICE_UNITS = 32 * 1024;
+
+/** The bytes of JSON.stringify(v), in slices (a slice of a flat string is not a copy). */
+function escapeInSlices(v: string): Buffer[] {
+  const out: Buffer[] = [];
+  for (let at = 0; ; ) {
+    let end = Math.min(v.length, at + SLICE_UNITS);
+    // never between the halves of a surrogate pair: each half alone would be escaped
+    if (end < v.length && (v.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+    const whole = at === 0 && end === v.length;
+    const j = JSON.stringify(whole ? v : v.slice(at, end));
+    // one pair of quotes around the whole: the first slice keeps its opening one, the last its closing one
+    out.push(Buffer.from(whole ? j : at === 0 ? j.slice(0, -1) : end === v.length ? j.slice(1) : j.slice(1, -1)));
+    if (end === v.length) return out;
+    at = end;
+  }
+}
+
+function encodeLong(v: string): Buffer[] {
   let b = recent.get(v);
   if (b !== undefined) {
     // most recently used last
@@ -27,21 +51,22 @@ function encodeLong(v: string): Buffer {
     recent.set(v, b);
     return b;
   }
-  b = Buffer.from(JSON.stringify(v));
-  if (b.length > RECENT_BYTES) return b;
+  b = escapeInSlices(v);
+  const size = b.reduce((n, x) => n + x.length, 0);
+  if (size > RECENT_BYTES) return b;
   recent.set(v, b);
-  recentBytes += b.length;
+  recentBytes += size;
   while (recent.size > RECENT_ENTRIES || recentBytes > RECENT_BYTES) {
-    const [oldest, ob] = recent.entries().next().value as [string, Buffer];
+    const [oldest, ob] = recent.entries().next().value as [string, Buffer[]];
     recent.delete(oldest);
-    recentBytes -= ob.length;
+    recentBytes -= ob.reduce((n, x) => n + x.length, 0);
   }
   return b;
 }
 
 /** The UTF-8 chunks of JSON.stringify(value) (none where it gives undefined). */
 export function encodeSharingStrings(value: unknown): Buffer[] {
-  const encoded = new Map<string, Buffer>();
+  const encoded = new Map<string, Buffer[]>();
   const chunks: Buffer[] = [];
   let small: string[] = [];
   const flush = () => {
@@ -56,7 +81,7 @@ export function encodeSharingStrings(value: unknown): Buffer[] {
         let b = encoded.get(v);
         if (b === undefined) encoded.set(v, (b = encodeLong(v)));
         flush();
-        chunks.push(b);
+        chunks.push(...b);
       }
       return true;
     }

@@ -52,9 +52,12 @@ function result(rp: ResolvedPath, tag: string, r: Rendered, extraWarnings: strin
   return { path: rp.display, file_hash: tag, header, content: assembleContent(header, r), ...(warnings.length ? { warnings: warnings.join('\n') } : {}) };
 }
 
-/** Records the snapshot (when it can be kept) and the lines that were shown. */
-function remember(engine: Engine, real: string, text: string | undefined, seen: readonly number[]): void {
-  if (text === undefined || engine.history.record(real, text) === null) return;
+/**
+ * Records the snapshot (when it can be kept) and the lines that were shown. `known` passes what the
+ * load computed already: the text's tag, and its UTF-8 bytes when the file's bytes are exactly those.
+ */
+function remember(engine: Engine, real: string, text: string | undefined, seen: readonly number[], known: { tag: string; bytes?: Uint8Array | undefined }): void {
+  if (text === undefined || engine.history.record(real, text, known) === null) return;
   engine.history.markSeen(real, text, seen);
 }
 
@@ -100,7 +103,7 @@ async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget
       const src = textSource(h.file.text);
       const r = renderBlock(src, h.match, budget, full);
       const frp = { ...rp, display: h.display, real: h.real };
-      remember(engine, h.real, h.file.text, r.seen);
+      remember(engine, h.real, h.file.text, r.seen, { tag: h.file.tag });
       out.push(result(frp, h.file.tag, r, h.file.utf8 ? [] : [notUtf8(h.display)]));
     }
     if (hits.length === 0) return [...out, warningResult(rp.display, symbolNotFound(name, rp.display))];
@@ -115,7 +118,7 @@ async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget
   if (!match) return [warningResult(rp.display, [symbolNotFound(name, rp.display), ...hiddenBySyntax(lang, loaded.text, name)].join(' '))];
   const src = textSource(loaded.text);
   const r = renderBlock(src, match, budget, full);
-  remember(engine, rp.real, loaded.text, r.seen);
+  remember(engine, rp.real, loaded.text, r.seen, { tag: loaded.tag });
   return [result(rp, loaded.tag, r, loaded.utf8 ? [] : [notUtf8(rp.display)])];
 }
 
@@ -125,7 +128,7 @@ async function readFile(engine: Engine, rp: ResolvedPath, t: TargetArgs, budget:
   const whole = async (warning: string | undefined): Promise<ReadResult> => {
     const loaded = await loadWholeLines(engine.guard, rp, { allowance, keepTextUpTo, signal });
     const r = renderWhole(loaded, loaded.trailingEmpty, budget, loaded.memo);
-    remember(engine, rp.real, loaded.text, r.seen);
+    remember(engine, rp.real, loaded.text, r.seen, { tag: loaded.tag, bytes: loaded.textBytes });
     const w = [...(warning ? [warning] : []), ...(loaded.utf8 ? [] : [notUtf8(rp.display)])];
     return result(rp, loaded.tag, r, w);
   };
@@ -142,7 +145,7 @@ async function readFile(engine: Engine, rp: ResolvedPath, t: TargetArgs, budget:
       signal,
     });
     const r = renderRanges(loaded, ranges, budget);
-    remember(engine, rp.real, loaded.text, r.seen);
+    remember(engine, rp.real, loaded.text, r.seen, { tag: loaded.tag });
     return result(rp, loaded.tag, r, loaded.utf8 ? [] : [notUtf8(rp.display)]);
   }
   if (t.line !== undefined) {
@@ -155,7 +158,7 @@ async function readFile(engine: Engine, rp: ResolvedPath, t: TargetArgs, budget:
     const span = tree ? resolveBlockInTree(tree.root(), loaded.text, t.line) : null;
     if (!span) return whole(blockNotResolved(t.line, rp.display));
     const r = renderBlock(textSource(loaded.text), span, budget, t.full === true);
-    remember(engine, rp.real, loaded.text, r.seen);
+    remember(engine, rp.real, loaded.text, r.seen, { tag: loaded.tag });
     return result(rp, loaded.tag, r, loaded.utf8 ? [] : [notUtf8(rp.display)]);
   }
   return whole(undefined);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as msg from '../../src/core/messages/read.js';
 import { assembleContent, renderBlock, renderRanges, renderWhole, truncateColumn, type LineSource } from '../../src/core/read-render.js';
-import { ReplyBudget } from '../../src/core/reply-budget.js';
+import { jsonEscapedBytes, ReplyBudget } from '../../src/core/reply-budget.js';
 
 function source(lines: string[]): LineSource {
   return { total: lines.length, line: (n) => lines[n - 1]! };
@@ -145,4 +145,21 @@ test('the reply budget stops a read with a how-to-continue notice', () => {
   assert.ok(huge.body[0]!.startsWith('1| zzz'));
   assert.match(huge.notices[0]!, /^\[Line 1 was cut after \d+ characters/);
   assert.equal(huge.notices[1], '[Output stopped at the 2000-byte reply limit; continue with line_range "2-2"]');
+});
+
+test('a whole body of many groups gives the content and reply cost of one joined body', () => {
+  // escapes and non-ASCII in the lines; well over one 32 Ki-unit group
+  const lines = Array.from({ length: 6000 }, (_, i) => `const s${i} = "q\\\\${'é'.repeat(i % 5)}\t";`);
+  for (const trailing of [true, false]) {
+    const budget = big();
+    const before = budget.remaining;
+    const r = renderWhole(source(lines), trailing, budget);
+    assert.ok((r.pieces?.length ?? 0) > 3);
+    const joined = r.body.join('\n');
+    assert.equal(assembleContent('H', r), `H\n${joined}`);
+    assert.equal(before - budget.remaining, 2 * (jsonEscapedBytes(joined) + 2 * r.body.length));
+  }
+  // the content of a body built line by line (no groups) is unchanged, an empty one included
+  assert.equal(assembleContent('H', { body: [], seen: [], notices: [], warnings: [] }), 'H\n');
+  assert.equal(assembleContent('H', { body: ['1| a'], seen: [1], notices: ['[n]'], warnings: [] }), 'H\n1| a\n[n]');
 });

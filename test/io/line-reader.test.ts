@@ -29,7 +29,15 @@ async function check(file: string, bytes: Uint8Array): Promise<void> {
     assert.equal(scan.utf8, doc.utf8);
     assert.equal(scan.bom, doc.bom);
     assert.equal(scan.eol, doc.eol);
+    // plain: the bytes are the UTF-8 of the LF text, so a store may keep them as they are
+    assert.equal(scan.plain, doc.utf8 && !doc.bom && !doc.endings.some((e) => e.includes('\r')));
+    if (scan.plain) assert.ok(Buffer.from(text).equals(bytes));
     assert.equal(scan.trailingEmpty, doc.lines.length === 0 || doc.endings.at(-1) !== '');
+    // the in-memory scan (its own pieces) agrees with the streamed one
+    const inMemory: string[] = [];
+    const mem = scanBytes(Buffer.from(bytes), (_n, l) => void inMemory.push(l), { keepTextUpTo: Number.POSITIVE_INFINITY });
+    assert.deepEqual(inMemory, doc.lines);
+    assert.deepEqual(mem, scan);
   } finally {
     await h.close();
   }
@@ -84,6 +92,7 @@ test('in-memory scans agree with the text model on random files (blanks, tabs, C
       assert.equal(scan.text, docText(doc));
       assert.equal(scan.tag, computeTag(docText(doc)));
       assert.equal(scan.utf8, doc.utf8);
+      assert.equal(scan.plain, Buffer.from(docText(doc)).equals(bytes) && doc.utf8);
     }),
     { numRuns: 3000 },
   );

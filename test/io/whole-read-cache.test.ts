@@ -118,6 +118,23 @@ test('bytes changed under the same size and mtime are read anew; unchanged bytes
   }
 });
 
+test('the kept bytes are handed on as the text\'s UTF-8 only when they are exactly that (no BOM, no CR, valid UTF-8)', async () => {
+  const sb = await makeSandbox({ 'plain.ts': 'const é = 1;\n', 'crlf.ts': 'a\r\nb\r\n', 'bom.ts': '\ufeffa\n', 'bad.txt': Buffer.from([0x61, 0xff, 0x0a]) });
+  try {
+    const engine = await engineFor(sb.root);
+    const load = async (p: string) => loadWholeLines(engine.guard, await engine.guard.resolve(p, 'read'), { keepTextUpTo: 1 << 20 });
+    const plain = await load('plain.ts');
+    assert.ok(plain.textBytes !== undefined && Buffer.from(plain.text!).equals(plain.textBytes));
+    for (const p of ['crlf.ts', 'bom.ts', 'bad.txt']) assert.equal((await load(p)).textBytes, undefined, p);
+    // without the text kept, no bytes either
+    const none = await loadWholeLines(engine.guard, await engine.guard.resolve('plain.ts', 'read'), { keepTextUpTo: 0 });
+    assert.equal(none.textBytes, undefined);
+  } finally {
+    clearWholeReadCache();
+    await sb.cleanup();
+  }
+});
+
 test('files over the synchronous read size are streamed, not kept', async () => {
   const line = `${'y'.repeat(99)}\n`;
   const sb = await makeSandbox({ 'big.txt': line.repeat(3000) });

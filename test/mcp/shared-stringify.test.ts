@@ -35,6 +35,24 @@ test('gives exactly the bytes of JSON.stringify, long repeated strings included'
   assert.equal(stringifySharingStrings([new String('s'), new Number(1), new Boolean(false)]), '["s",1,false]');
 });
 
+test('a string longer than one escaping slice gives the bytes of JSON.stringify, whatever sits at the cuts', () => {
+  // pairs, lone halves and escapes around each 32 Ki-unit cut
+  const around = fc.constantFrom('😀', '\ud83d', '\ude00', '"', '\\', '\n', '\u0001', 'é', 'a');
+  fc.assert(
+    fc.property(fc.array(around, { minLength: 6, maxLength: 6 }), fc.integer({ min: 0, max: 3 }), (marks, shift) => {
+      let s = '';
+      for (const cut of [32 * 1024, 64 * 1024, 96 * 1024]) {
+        s += 'x'.repeat(cut - s.length - 3 + shift);
+        s += marks[(cut >> 15) - 1]! + marks[(cut >> 15) + 2]!;
+      }
+      s += 'tail';
+      const message = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: s }], structuredContent: { results: [{ content: s }] } } };
+      assert.equal(stringifySharingStrings(message), JSON.stringify(message));
+    }),
+    { numRuns: 200 },
+  );
+});
+
 test('only replies with a long text block take the sharing path', () => {
   assert.equal(carriesLongText({ result: { content: [{ type: 'text', text: 'x'.repeat(4096) }] } }), true);
   assert.equal(carriesLongText({ result: { content: [{ type: 'text', text: 'short' }] } }), false);

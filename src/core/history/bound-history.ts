@@ -23,6 +23,7 @@ export function withOrigin(store: HistoryStore, origin: HistoryOrigin): HistoryS
     keep: (path, bytes, options) => store.keep(path, bytes, { origin, ...options }),
     load: (paths) => store.load(paths),
     flush: () => store.flush(),
+    ...(store.flushSoon ? { flushSoon: () => store.flushSoon!() } : {}),
     close: () => store.close(),
     status: () => store.status(),
   };

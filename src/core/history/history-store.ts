@@ -93,6 +93,13 @@ export interface HistoryStore {
   load(paths: readonly string[]): Promise<void>;
   /** Resolves when everything recorded so far is durable (a no-op for a synchronous store). */
   flush(): Promise<void>;
+  /**
+   * Commits what is recorded so far once the current turn of the event loop is over (a store that
+   * keeps nothing outside the process has no such method). For a call that changed nothing (a
+   * read): its reply, handed to the transport in this turn, goes out before the commit. Any later
+   * flush, load or query commits the queue first, in order.
+   */
+  flushSoon?(): void;
   /** Flushes and releases the store. */
   close(): Promise<void>;
   status(): HistoryStatus;

@@ -1,8 +1,20 @@
 // Seen line numbers as a compact string of ranges ("1-120,130,140-150"), as a store keeps them: a
 // whole-file read of 100,000 lines is "1-100000".
 
+/** True when `list` holds positive safe integers in strictly increasing order (a whole read's 1..N). */
+function ascendingLines(list: readonly number[]): boolean {
+  let last = 0;
+  for (const n of list) {
+    if (!Number.isSafeInteger(n) || n <= last) return false;
+    last = n;
+  }
+  return true;
+}
+
 export function encodeSeen(lines: Iterable<number>): string {
-  const sorted = [...new Set(lines)].filter((n) => Number.isSafeInteger(n) && n > 0).sort((a, b) => a - b);
+  const list = Array.isArray(lines) ? (lines as readonly number[]) : [...lines];
+  // lines already in order need no set, filter or sort
+  const sorted = ascendingLines(list) ? list : [...new Set(list)].filter((n) => Number.isSafeInteger(n) && n > 0).sort((a, b) => a - b);
   const out: string[] = [];
   for (let i = 0; i < sorted.length; ) {
     let j = i;

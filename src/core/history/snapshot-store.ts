@@ -30,6 +30,11 @@ export function utf8Length(text: string): number {
   return n;
 }
 
+/** recordableText for a text given by its UTF-8 bytes (encodeText(text)): no NUL, within the size. */
+export function recordableBytes(bytes: Uint8Array, limits: HistoryLimits): boolean {
+  return bytes.length <= limits.maxSnapshotBytes && bytes.indexOf(0) < 0;
+}
+
 /** True when `text` can be a version under `limits` (size limit, no NUL). */
 export function recordableText(text: string, limits: HistoryLimits): boolean {
   if (text.includes('\0')) return false;

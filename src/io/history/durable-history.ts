@@ -10,6 +10,8 @@
 // Writes are queued and the writes of one tool call commit together in one transaction by
 // `flush()`, which the adapters await before they reply, so a reply never acknowledges what is not
 // stored (a SQLite store also commits what is queued before it reloads, and when the process exits).
+// A call that changed nothing (a read served over MCP) commits by `flushSoon()` instead, right
+// after its reply was handed to the transport, in the same turn of the event loop.
 // Texts are cached by SHA-256 (content never changes under a hash). When the database fails at run
 // time, the failure is reported once and the history goes on in memory for the rest of the process.
 
@@ -18,7 +20,7 @@ import type {
   HistoryLimits, HistoryOrigin, HistoryQuery, HistoryStatus, HistoryStore, RecordKind, RecordOptions, Version,
 } from '../../core/history/history-store.js';
 import { decodeSeen } from '../../core/history/seen-ranges.js';
-import { recordableText } from '../../core/history/snapshot-store.js';
+import { recordableBytes, recordableText } from '../../core/history/snapshot-store.js';
 import { computeTag } from '../../core/tag.js';
 import { decodeBytes, encodeText } from '../../core/text-codec.js';
 import {
@@ -71,6 +73,7 @@ export class DurableHistory implements HistoryStore {
   private readonly pending = new WriteQueue();
   private flushing: Promise<void> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
+  private flushImmediate: NodeJS.Immediate | undefined;
   /** Commits made by this process (SQLite's data_version leaves them out). */
   localCommits = 0;
 
@@ -240,6 +243,15 @@ export class DurableHistory implements HistoryStore {
     }
   }
 
+  /** Commits what is queued at the end of this turn of the event loop (see HistoryStore.flushSoon). */
+  flushSoon(): void {
+    if (this.pending.size === 0 || this.failed) return;
+    this.flushImmediate ??= setImmediate(() => {
+      this.flushImmediate = undefined;
+      void this.flush();
+    });
+  }
+
   async flush(): Promise<void> {
     if (this.sync) {
       this.flushSync();
@@ -278,9 +290,14 @@ export class DurableHistory implements HistoryStore {
   }
 
   record(path: string, text: string, options: RecordOptions = {}): string | null {
-    if (!this.recordable(text)) return null;
+    const bytes = options.bytes;
+    if (!(bytes !== undefined ? recordableBytes(bytes, this.limits) : this.recordable(text))) return null;
     const w = this.window(path);
-    const found = w.versions.find((v) => v.text === text);
+    // With the bytes at hand a known text is found by its SHA-256, and its text compared only then:
+    // a text read whole may be a rope of pieces (io/line-reader.ts), and comparing it with another
+    // text of the same length would flatten it into one large string.
+    const sha = bytes !== undefined ? sha256Hex(bytes) : undefined;
+    const found = sha !== undefined ? w.versions.find((v) => v.sha256 === sha && v.text === text) : w.versions.find((v) => v.text === text);
     const kind: RecordKind = options.kind ?? 'seen';
     // recording a known text again keeps its place but makes the path the most recently used, as in memory
     const touch = w.rank > 0;
@@ -290,8 +307,8 @@ export class DurableHistory implements HistoryStore {
       return found.tag;
     }
     const tag = found?.tag ?? options.tag ?? computeTag(text);
-    const data = options.bytes ?? encodeText(text);
-    const sha256 = found?.sha256 ?? sha256Hex(data);
+    const data = bytes ?? encodeText(text);
+    const sha256 = found?.sha256 ?? sha ?? sha256Hex(data);
     this.texts.set(sha256, text);
     const fields: RecordFields = { path, sha256, tag, kind: 'text', data, op: kind, origin: options.origin, time: Date.now(), limits: this.limits, touch };
     this.write([path], (root) => recordVersion(root, fields));
@@ -315,7 +332,10 @@ export class DurableHistory implements HistoryStore {
   }
 
   markSeen(path: string, text: string, lines: Iterable<number>): void {
-    const v = this.window(path).versions.find((x) => x.text === text);
+    // newest first: the version just recorded is this very string (no comparison of contents)
+    const vs = this.window(path).versions;
+    let v: StoredVersion | undefined;
+    for (let i = vs.length - 1; i >= 0 && v === undefined; i--) if (vs[i]!.text === text) v = vs[i];
     if (!v) return;
     const fresh: number[] = [];
     for (const n of lines) {
@@ -379,7 +399,9 @@ export class DurableHistory implements HistoryStore {
   async close(): Promise<void> {
     openSync.delete(this);
     if (this.flushTimer) clearTimeout(this.flushTimer);
+    if (this.flushImmediate) clearImmediate(this.flushImmediate);
     this.flushTimer = undefined;
+    this.flushImmediate = undefined;
     await this.flush();
     await this.runner.close();
   }

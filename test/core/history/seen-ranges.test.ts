@@ -24,3 +24,18 @@ test('property: decode(encode(lines)) is the set of lines', () => {
     }),
   );
 });
+
+test('property: lines given in increasing order encode as any order of them does', () => {
+  fc.assert(
+    fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 500 }), { maxLength: 200 }), fc.constantFrom(0, -3, 2.5, Number.NaN), fc.nat(), (lines, bad, at) => {
+      const ascending = [...lines].sort((a, b) => a - b);
+      assert.equal(encodeSeen(ascending), encodeSeen([...ascending].reverse()));
+      assert.equal(encodeSeen(new Set(ascending)), encodeSeen([...ascending].reverse()));
+      // one bad or repeated value anywhere: the same ranges as without it
+      const spoiled = [...ascending];
+      spoiled.splice(at % (spoiled.length + 1), 0, bad);
+      assert.equal(encodeSeen(spoiled), encodeSeen(ascending));
+      if (ascending.length > 0) assert.equal(encodeSeen([...ascending, ascending[0]!]), encodeSeen(ascending));
+    }),
+  );
+});

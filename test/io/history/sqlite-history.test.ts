@@ -269,3 +269,59 @@ test('new paths recorded in a row commit together; a window loaded meanwhile cou
     assert.equal(h.history.versions(p(5)).length, 0);
   }
 });
+
+test('served over MCP, a read commits in the turn after its reply is made; a change commits before its reply', async () => {
+  const { root, open } = await setup({ 'a.txt': 'one\ntwo\n' });
+  const a = await open();
+  // another connection to the same store, as another process sees it
+  const b = await open();
+  const real = path.join(a.guard.realRoot, 'a.txt');
+  const texts = () => b.history.versions(real).map((v) => v.text);
+  const served = { commitReadsAfterReply: true };
+  const read = await runTool(a, fsReadTool, { targets: [{ path: 'a.txt' }] }, call(), served);
+  const tag = structured(read).results[0].file_hash as string;
+  assert.deepEqual(texts(), [], 'the reply is made before the commit');
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(texts(), ['one\ntwo\n'], 'committed once the turn is over');
+  assert.ok(b.history.versions(real)[0]!.seen.has(2), 'with the lines shown');
+  // a change is stored before its reply, option or not
+  const edit = await runTool(a, fsEditTool, { targets: [{ path: 'a.txt', file_hash: tag, ops: 'replace 2:\n+TWO' }] }, call(), served);
+  assert.equal(edit.isError, undefined, JSON.stringify(edit.content));
+  assert.deepEqual(texts(), ['one\ntwo\n', 'one\nTWO\n']);
+  // a direct caller (no option) finds a read stored when the call returns
+  writeFileSync(path.join(root, 'a.txt'), 'three\n');
+  await runTool(a, fsReadTool, { targets: [{ path: 'a.txt' }] }, call());
+  assert.deepEqual(texts(), ['one\ntwo\n', 'one\nTWO\n', 'three\n']);
+  // a read queued for after its reply is committed first by the next call, in order
+  writeFileSync(path.join(root, 'a.txt'), 'four\n');
+  await runTool(a, fsReadTool, { targets: [{ path: 'a.txt' }] }, call(), served);
+  writeFileSync(path.join(root, 'a.txt'), 'five\n');
+  await runTool(a, fsReadTool, { targets: [{ path: 'a.txt' }] }, call());
+  assert.deepEqual(texts().slice(-2), ['four\n', 'five\n']);
+});
+
+test('a text given with its bytes is found by them: recorded once, with or without bytes; NUL and size refused as for the text', async () => {
+  const { open } = await setup({ 'a.txt': 'x\n' });
+  const a = await open();
+  const real = path.join(a.guard.realRoot, 'a.txt');
+  const enc = (t: string) => Buffer.from(t, 'utf8');
+  // a rope, as a whole read gives it, and a flat copy of the same text
+  const rope = ['const é = 1;\n'.repeat(3000), 'tail\n'].reduce((x, y) => x + y, '');
+  const flat = Buffer.from(rope).toString('utf8');
+  assert.equal(a.history.record(real, rope, { bytes: enc(rope) }), computeTag(rope));
+  assert.equal(a.history.record(real, flat, { bytes: enc(flat) }), computeTag(rope));
+  assert.equal(a.history.record(real, flat), computeTag(rope));
+  a.history.markSeen(real, rope, [1, 2]);
+  assert.deepEqual(a.history.versions(real).map((v) => v.text.length), [rope.length]);
+  // a lone surrogate encodes as U+FFFD does: the same bytes, but not the same text, so not the same version
+  assert.notEqual(a.history.record(real, 'a\uD800\n'), null);
+  assert.notEqual(a.history.record(real, 'a\uFFFD\n', { bytes: enc('a\uFFFD\n') }), null);
+  assert.deepEqual(a.history.versions(real).map((v) => v.text), [rope, 'a\uD800\n', 'a\uFFFD\n']);
+  assert.equal(a.history.record(real, 'nul\0\n', { bytes: enc('nul\0\n') }), null);
+  const over = 'y'.repeat(a.history.limits.maxSnapshotBytes + 1);
+  assert.equal(a.history.record(real, over, { bytes: enc(over) }), null);
+  await a.history.flush();
+  const b = await open();
+  assert.equal(b.history.versions(real)[0]!.text, rope);
+  assert.ok(b.history.versions(real)[0]!.seen.has(2));
+});
