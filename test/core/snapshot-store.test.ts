@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SnapshotStore } from '../../src/core/history/snapshot-store.js';
+import fc from 'fast-check';
+import { DEFAULT_LIMITS, recordableText, SnapshotStore, utf8Length } from '../../src/core/history/snapshot-store.js';
 import { MAX_PATHS, MAX_SNAPSHOT_BYTES, MAX_VERSIONS_PER_PATH } from '../../src/core/history/limits.js';
 import { computeTag } from '../../src/core/tag.js';
 
@@ -65,4 +66,21 @@ test('reanchor and rename', () => {
   s.rename('/a', '/b');
   assert.equal(s.versions('/a').length, 0);
   assert.equal(s.versions('/b').length, 2);
+});
+
+test('utf8Length is the UTF-8 size of any string (pairs four bytes, a lone surrogate written as U+FFFD)', () => {
+  assert.equal(utf8Length('a\u00e9\u20ac\u{1f600}'), 1 + 2 + 3 + 4);
+  assert.equal(utf8Length('\ud83d'), 3);
+  assert.equal(utf8Length('\ude00x'), 4);
+  fc.assert(
+    fc.property(fc.array(fc.oneof(fc.constantFrom('\ud83d', '\ude00', 'a', '\u00e9'), fc.string({ unit: 'binary', maxLength: 2 }))).map((parts) => parts.join('')), (s) => {
+      assert.equal(utf8Length(s), Buffer.byteLength(s, 'utf8'));
+    }),
+  );
+});
+
+test('recordableText counts a text of emoji exactly at the size limit', () => {
+  const limits = { ...DEFAULT_LIMITS, maxSnapshotBytes: 400 };
+  assert.equal(recordableText('\u{1f600}'.repeat(100), limits), true); // 400 bytes
+  assert.equal(recordableText('\u{1f600}'.repeat(101), limits), false);
 });
