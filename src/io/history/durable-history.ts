@@ -11,7 +11,8 @@
 // `flush()`, which the adapters await before they reply, so a reply never acknowledges what is not
 // stored (a SQLite store also commits what is queued before it reloads, and when the process exits).
 // A call that changed nothing (a read served over MCP) commits by `flushSoon()` instead, right
-// after its reply was handed to the transport, in the same turn of the event loop.
+// after its reply was handed to the transport, in the same turn of the event loop. When each
+// commit runs is history-commits.ts; how a path's window is loaded, history-window.ts.
 // Texts are cached by SHA-256 (content never changes under a hash). When the database fails at run
 // time, the failure is reported once and the history goes on in memory for the rest of the process.
 
@@ -19,31 +20,20 @@ import { createHash, randomUUID } from 'node:crypto';
 import type {
   HistoryLimits, HistoryOrigin, HistoryQuery, HistoryStatus, HistoryStore, RecordKind, RecordOptions, Version,
 } from '../../core/history/history-store.js';
-import { decodeSeen } from '../../core/history/seen-ranges.js';
 import { recordableBytes, recordableText } from '../../core/history/snapshot-store.js';
 import { computeTag } from '../../core/tag.js';
-import { decodeBytes, encodeText } from '../../core/text-codec.js';
+import { encodeText } from '../../core/text-codec.js';
 import {
-  addSeen, anchorVersion, ensureRoot, loadBlobs, loadRankedWindow, logDeletion, recordVersion, renamePath, touchOp, type HeadRow, type Op,
-  type RecordFields,
+  addSeen, anchorVersion, ensureRoot, logDeletion, recordVersion, renamePath, touchOp, type Op, type RecordFields,
 } from './history-sql.js';
 import { makeQuery } from './history-query-api.js';
 import type { Retention } from './history-queries.js';
 import type { Runner } from './runner.js';
+import { HistoryCommits } from './history-commits.js';
+import { loadWindow, type StoredVersion, type Window } from './history-window.js';
 import { TextCache } from './text-cache.js';
-import { WriteQueue } from './write-queue.js';
 
 export type { Runner } from './runner.js';
-
-interface StoredVersion extends Version {
-  readonly sha256: string;
-}
-
-interface Window {
-  versions: StoredVersion[];
-  /** Paths used more recently than this one, as far as this process knows (an upper bound). */
-  rank: number;
-}
 
 export interface DurableOptions {
   /** The root's name in the store. */
@@ -70,10 +60,7 @@ export class DurableHistory implements HistoryStore {
   private readonly texts = new TextCache(TEXT_CACHE_CHARS);
   private lastStamp = Number.NaN;
   private failure: string | undefined;
-  private readonly pending = new WriteQueue();
-  private flushing: Promise<void> | undefined;
-  private flushTimer: NodeJS.Timeout | undefined;
-  private flushImmediate: NodeJS.Immediate | undefined;
+  private readonly commits: HistoryCommits;
   /** Commits made by this process (SQLite's data_version leaves them out). */
   localCommits = 0;
 
@@ -83,7 +70,16 @@ export class DurableHistory implements HistoryStore {
   ) {
     this.limits = options.limits;
     this.query = makeQuery(this, options.retention);
-    if (this.sync) openSync.add(this);
+    this.commits = new HistoryCommits(runner, {
+      root: () => (this.sync ? this.root() : this.rootId!),
+      failed: () => this.failed,
+      fail: (e) => this.fail(e),
+      committed: (async) => {
+        this.localCommits++;
+        // what the database decided (a race with another process) is what the next load sees
+        if (async) this.windows.clear();
+      },
+    });
   }
 
   get sync(): boolean {
@@ -124,34 +120,12 @@ export class DurableHistory implements HistoryStore {
   private fail(e: unknown): void {
     if (this.failure !== undefined) return;
     this.failure = `history store ${this.runner.location} failed (${(e as Error)?.message ?? String(e)}); this process goes on with an in-memory history`;
-    this.pending.take();
+    this.commits.pending.take();
     this.options.report?.(this.failure);
   }
 
   get failed(): boolean {
     return this.failure !== undefined;
-  }
-
-  private windowFromRows(rows: readonly HeadRow[], rank: number, blobs: Map<string, Uint8Array>): Window {
-    const versions: StoredVersion[] = [];
-    for (const h of rows) {
-      let text = this.texts.get(h.sha256);
-      if (text === undefined) {
-        const bytes = blobs.get(h.sha256);
-        if (bytes === undefined) continue;
-        text = decodeBytes(bytes).text;
-        this.texts.set(h.sha256, text);
-      }
-      versions.push({ sha256: h.sha256, tag: h.tag, text, seen: decodeSeen(h.seen) });
-    }
-    return { versions, rank };
-  }
-
-  private *loadOp(root: number, path: string): Op<Window> {
-    const { rows, rank } = yield* loadRankedWindow(root, path, this.limits);
-    const missing = rows.map((r) => r.sha256).filter((s) => !this.texts.has(s));
-    const blobs = missing.length > 0 ? yield* loadBlobs(missing) : new Map<string, Uint8Array>();
-    return this.windowFromRows(rows, rank, blobs);
   }
 
   private setWindow(path: string, w: Window): Window {
@@ -180,11 +154,11 @@ export class DurableHistory implements HistoryStore {
         // finds no visible version for it finds what a load after committing them would: the
         // queue is committed first only when it touches this path or the load finds versions.
         // (Many new paths recorded in a row, as an archive's files, then commit together.)
-        if (this.pending.touches(path)) this.flushSync();
-        let loaded = this.runner.runSync!(() => this.loadOp(root, path), false);
-        if (this.pending.size > 0 && (loaded.versions.length > 0 || loaded.rank < this.limits.maxPaths)) {
+        if (this.commits.pending.touches(path)) this.flushSync();
+        let loaded = this.runner.runSync!(() => loadWindow(root, path, this.limits, this.texts), false);
+        if (this.commits.pending.size > 0 && (loaded.versions.length > 0 || loaded.rank < this.limits.maxPaths)) {
           this.flushSync();
-          loaded = this.runner.runSync!(() => this.loadOp(root, path), false);
+          loaded = this.runner.runSync!(() => loadWindow(root, path, this.limits, this.texts), false);
         }
         return this.setWindow(path, loaded);
       } catch (e) {
@@ -207,7 +181,7 @@ export class DurableHistory implements HistoryStore {
     for (const p of paths) {
       try {
         const root = this.rootId!;
-        this.setWindow(p, await this.runner.run(() => this.loadOp(root, p), false));
+        this.setWindow(p, await this.runner.run(() => loadWindow(root, p, this.limits, this.texts), false));
       } catch (e) {
         this.fail(e);
         return;
@@ -215,70 +189,23 @@ export class DurableHistory implements HistoryStore {
     }
   }
 
-  /**
-   * Queues a write. The writes of one tool call commit together, in one transaction, when the
-   * adapter awaits flush() before it replies (or 20 ms later for a caller that never flushes).
-   */
+  /** Queues a write (history-commits.ts: the writes of one tool call commit together). */
   private write(paths: readonly string[], op: (root: number) => Op<unknown>): void {
-    if (this.failed) return;
-    this.pending.push(paths, op);
-    this.flushTimer ??= setTimeout(() => {
-      this.flushTimer = undefined;
-      void this.flush();
-    }, 20);
+    this.commits.queue(paths, op);
   }
 
   /** Commits what is queued, now (synchronous runner). */
   flushSync(): void {
-    if (this.pending.size === 0 || this.failed || !this.sync) return;
-    const batch = this.pending.take();
-    try {
-      const root = this.root();
-      this.runner.runSync!(function* () {
-        for (const op of batch) yield* op(root);
-      }, true);
-      this.localCommits++;
-    } catch (e) {
-      this.fail(e);
-    }
+    this.commits.flushSync();
   }
 
   /** Commits what is queued at the end of this turn of the event loop (see HistoryStore.flushSoon). */
   flushSoon(): void {
-    if (this.pending.size === 0 || this.failed) return;
-    this.flushImmediate ??= setImmediate(() => {
-      this.flushImmediate = undefined;
-      void this.flush();
-    });
+    this.commits.flushSoon();
   }
 
-  async flush(): Promise<void> {
-    if (this.sync) {
-      this.flushSync();
-      return;
-    }
-    while (this.flushing) await this.flushing;
-    if (this.pending.size === 0 || this.failed) return;
-    const batch = this.pending.take();
-    const root = this.rootId!;
-    const self = this;
-    this.flushing = (async () => {
-      try {
-        await self.runner.run(function* () {
-          for (const op of batch) yield* op(root);
-        }, true);
-        self.localCommits++;
-        // what the database decided (a race with another process) is what the next load sees
-        self.windows.clear();
-      } catch (e) {
-        self.fail(e);
-      }
-    })();
-    try {
-      await this.flushing;
-    } finally {
-      this.flushing = undefined;
-    }
+  flush(): Promise<void> {
+    return this.commits.flush();
   }
 
   /** `path` became the most recently used path: the cached paths that were more recent move down one. */
@@ -397,21 +324,10 @@ export class DurableHistory implements HistoryStore {
   }
 
   async close(): Promise<void> {
-    openSync.delete(this);
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    if (this.flushImmediate) clearImmediate(this.flushImmediate);
-    this.flushTimer = undefined;
-    this.flushImmediate = undefined;
-    await this.flush();
+    await this.commits.close();
     await this.runner.close();
   }
 }
-
-/** Synchronous stores with writes possibly queued: committed when the process exits normally. */
-const openSync = new Set<DurableHistory>();
-process.once('exit', () => {
-  for (const h of openSync) h.flushSync();
-});
 
 /** A one-off id for a call's batch. */
 export function newBatchId(): string {
