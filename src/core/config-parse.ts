@@ -5,7 +5,7 @@
 import { findNodeAtLocation, parse as parseJson, parseTree, type ParseError, printParseErrorCode } from 'jsonc-parser';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type * as z from 'zod';
-import { ConfigSchema, fromLegacy, LegacyConfigSchema, type ConfigDoc } from './config-schema.js';
+import { configSchema, fromLegacy, legacyConfigSchema, type ConfigDoc } from './config-schema.js';
 import { HashlineError } from './errors.js';
 
 function refuse(file: string, line: number | undefined, reason: string): HashlineError {
@@ -89,7 +89,7 @@ export function parseTomlConfig(file: string, text: string): ConfigDoc {
     if (e instanceof TomlError) throw refuse(file, e.line, e.message.split('\n')[0]!.replace(/^Invalid TOML document: /, ''));
     throw refuse(file, undefined, (e as Error).message);
   }
-  const parsed = ConfigSchema.safeParse(raw);
+  const parsed = configSchema().safeParse(raw);
   if (!parsed.success) throw schemaRefusal(file, parsed.error, (p) => tomlLineOf(text, p));
   return parsed.data;
 }
@@ -102,7 +102,7 @@ export function parseJsonConfig(file: string, text: string): ConfigDoc {
     const first = errors[0]!;
     throw refuse(file, lineOfOffset(text, first.offset), printParseErrorCode(first.error));
   }
-  const parsed = LegacyConfigSchema.safeParse(raw);
+  const parsed = legacyConfigSchema().safeParse(raw);
   if (!parsed.success) throw schemaRefusal(file, parsed.error, (p) => jsonLineOf(text, p));
   return fromLegacy(parsed.data);
 }

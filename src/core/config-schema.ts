@@ -22,116 +22,137 @@ export const FORMAT_MODES = ['stdout', 'in_place'] as const;
 export type FormatMode = (typeof FORMAT_MODES)[number];
 export const DEFAULT_FORMAT_TIMEOUT_MS = 20_000;
 
-const glob = z
-  .string()
-  .min(1)
-  .superRefine((g, ctx) => {
-    try {
-      picomatch(g);
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: `bad glob \`${g}\`: ${(e as Error).message}` });
-    }
+/**
+ * The schemas, built on first use: a start without a configuration file builds none (building
+ * them costs a few milliseconds of zod at every start otherwise).
+ */
+function buildSchemas() {
+  const glob = z
+    .string()
+    .min(1)
+    .superRefine((g, ctx) => {
+      try {
+        picomatch(g);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: `bad glob \`${g}\`: ${(e as Error).message}` });
+      }
+    });
+
+  /** One external formatter: the files it takes (globs relative to the root), its argv (no shell) and how it returns its output. */
+  const Formatter = z.strictObject({
+    name: z.string().min(1).max(64).optional(),
+    globs: z.array(glob).min(1).max(64),
+    /** argv: the program, then its arguments; `{file}`, `{source}` and `{root}` are substituted. */
+    command: z.array(z.string().min(1)).min(1).max(64),
+    mode: z.enum(FORMAT_MODES),
+    enabled: z.boolean().optional(),
+    timeout_ms: z.number().int().min(100).max(600_000).optional(),
   });
 
-/** One external formatter: the files it takes (globs relative to the root), its argv (no shell) and how it returns its output. */
-const Formatter = z.strictObject({
-  name: z.string().min(1).max(64).optional(),
-  globs: z.array(glob).min(1).max(64),
-  /** argv: the program, then its arguments; `{file}`, `{source}` and `{root}` are substituted. */
-  command: z.array(z.string().min(1)).min(1).max(64),
-  mode: z.enum(FORMAT_MODES),
-  enabled: z.boolean().optional(),
-  timeout_ms: z.number().int().min(100).max(600_000).optional(),
-});
+  const pathEntry = z.string().superRefine((p, ctx) => {
+    try {
+      assertPathForm(p);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+    }
+  });
+  const pathList = z.array(pathEntry).max(1024);
+  const uniqueList = <T extends readonly [string, ...string[]]>(values: T) =>
+    z.array(z.enum(values)).max(values.length).refine((v) => new Set(v).size === v.length, 'values must not repeat');
 
-const pathEntry = z.string().superRefine((p, ctx) => {
-  try {
-    assertPathForm(p);
-  } catch (e) {
-    ctx.addIssue({ code: 'custom', message: (e as Error).message });
-  }
-});
-const pathList = z.array(pathEntry).max(1024);
-const uniqueList = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.array(z.enum(values)).max(values.length).refine((v) => new Set(v).size === v.length, 'values must not repeat');
+  const config = z.strictObject({
+    /** Paths outside the root admitted exactly (not their subtrees). */
+    allow: pathList.optional(),
+    /** Paths refused with everything under them, even inside the root. */
+    block: pathList.optional(),
+    /** When given, these replace allow/block for reads. */
+    read_allow: pathList.optional(),
+    read_block: pathList.optional(),
+    /** Tool names and/or families served (read at start). */
+    tools: z.array(z.string().min(1)).max(64).optional(),
+    safety: z
+      .strictObject({
+        /** Changing an existing file needs a fresh expectedSha256 (default true). */
+        require_hash: z.boolean().optional(),
+      })
+      .optional(),
+    files: z
+      .strictObject({
+        read: z.strictObject({ modes: uniqueList(READ_MODES).optional() }).optional(),
+        patch: z
+          .strictObject({
+            strategies: uniqueList(PATCH_STRATEGIES).optional(),
+            aider_matchers: uniqueList(AIDER_MATCHERS).optional(),
+          })
+          .optional(),
+        chattr: z.strictObject({ chown: z.enum(CHOWN_POLICIES).optional() }).optional(),
+      })
+      .optional(),
+    /** Where the history is kept and for how long (read at start). */
+    history: z
+      .strictObject({
+        /** 0.1's switch: true is `store = "sqlite"`, false is `store = "memory"` (when `store` is not given). */
+        persist: z.boolean().optional(),
+        /** `sqlite` (default), `memory`, `off`, or `postgres` (with `url`). */
+        store: z.enum(HISTORY_STORES).optional(),
+        /** A PostgreSQL URL (`postgres://user@host/db`); implies `store = "postgres"`. */
+        url: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+        /** Log entries older than this many days are removed (0: kept). */
+        max_age_days: z.number().nonnegative().max(36500).optional(),
+        /** Per file, log entries beyond the newest this many are removed (0: no limit). */
+        max_versions: z.number().int().nonnegative().optional(),
+        /** The oldest entries are removed until the root's stored content fits in this many bytes (0: no limit). */
+        max_bytes: z.number().int().nonnegative().optional(),
+        /** Larger content is not stored (binary included). */
+        max_version_bytes: z.number().int().nonnegative().max(1024 * 1024 * 1024).optional(),
+      })
+      .optional(),
+    /** External formatters run when file_patch commits (off unless enabled). */
+    format: z
+      .strictObject({
+        enabled: z.boolean().optional(),
+        formatters: z.array(Formatter).max(64).optional(),
+      })
+      .optional(),
+    /** Defaults of file_patch's per-file `sql` selection (a dialect alone does not ask for validation). */
+    sql: z
+      .strictObject({
+        policy: z.enum(SQL_POLICIES).optional(),
+        dialect: z.string().min(1).max(64).optional(),
+        /** `"18"`, or a bare integer (`version = 18`). */
+        version: z.union([z.string().min(1).max(64), z.number().int().nonnegative()]).optional(),
+        variant: z.string().min(1).max(64).optional(),
+      })
+      .optional(),
+  });
 
-export const ConfigSchema = z.strictObject({
-  /** Paths outside the root admitted exactly (not their subtrees). */
-  allow: pathList.optional(),
-  /** Paths refused with everything under them, even inside the root. */
-  block: pathList.optional(),
-  /** When given, these replace allow/block for reads. */
-  read_allow: pathList.optional(),
-  read_block: pathList.optional(),
-  /** Tool names and/or families served (read at start). */
-  tools: z.array(z.string().min(1)).max(64).optional(),
-  safety: z
-    .strictObject({
-      /** Changing an existing file needs a fresh expectedSha256 (default true). */
-      require_hash: z.boolean().optional(),
-    })
-    .optional(),
-  files: z
-    .strictObject({
-      read: z.strictObject({ modes: uniqueList(READ_MODES).optional() }).optional(),
-      patch: z
-        .strictObject({
-          strategies: uniqueList(PATCH_STRATEGIES).optional(),
-          aider_matchers: uniqueList(AIDER_MATCHERS).optional(),
-        })
-        .optional(),
-      chattr: z.strictObject({ chown: z.enum(CHOWN_POLICIES).optional() }).optional(),
-    })
-    .optional(),
-  /** Where the history is kept and for how long (read at start). */
-  history: z
-    .strictObject({
-      /** 0.1's switch: true is `store = "sqlite"`, false is `store = "memory"` (when `store` is not given). */
-      persist: z.boolean().optional(),
-      /** `sqlite` (default), `memory`, `off`, or `postgres` (with `url`). */
-      store: z.enum(HISTORY_STORES).optional(),
-      /** A PostgreSQL URL (`postgres://user@host/db`); implies `store = "postgres"`. */
-      url: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
-      /** Log entries older than this many days are removed (0: kept). */
-      max_age_days: z.number().nonnegative().max(36500).optional(),
-      /** Per file, log entries beyond the newest this many are removed (0: no limit). */
-      max_versions: z.number().int().nonnegative().optional(),
-      /** The oldest entries are removed until the root's stored content fits in this many bytes (0: no limit). */
-      max_bytes: z.number().int().nonnegative().optional(),
-      /** Larger content is not stored (binary included). */
-      max_version_bytes: z.number().int().nonnegative().max(1024 * 1024 * 1024).optional(),
-    })
-    .optional(),
-  /** External formatters run when file_patch commits (off unless enabled). */
-  format: z
-    .strictObject({
-      enabled: z.boolean().optional(),
-      formatters: z.array(Formatter).max(64).optional(),
-    })
-    .optional(),
-  /** Defaults of file_patch's per-file `sql` selection (a dialect alone does not ask for validation). */
-  sql: z
-    .strictObject({
-      policy: z.enum(SQL_POLICIES).optional(),
-      dialect: z.string().min(1).max(64).optional(),
-      /** `"18"`, or a bare integer (`version = 18`). */
-      version: z.union([z.string().min(1).max(64), z.number().int().nonnegative()]).optional(),
-      variant: z.string().min(1).max(64).optional(),
-    })
-    .optional(),
-});
-export type ConfigDoc = z.infer<typeof ConfigSchema>;
+  /** The 0.1 JSON configuration (camelCase keys). */
+  const legacy = z.strictObject({
+    allow: z.array(z.string()).optional(),
+    block: z.array(z.string()).optional(),
+    readAllow: z.array(z.string()).optional(),
+    readBlock: z.array(z.string()).optional(),
+    tools: z.array(z.string()).optional(),
+    persistHistory: z.boolean().optional(),
+  });
+  return { config, legacy };
+}
 
-/** The 0.1 JSON configuration (camelCase keys). */
-export const LegacyConfigSchema = z.strictObject({
-  allow: z.array(z.string()).optional(),
-  block: z.array(z.string()).optional(),
-  readAllow: z.array(z.string()).optional(),
-  readBlock: z.array(z.string()).optional(),
-  tools: z.array(z.string()).optional(),
-  persistHistory: z.boolean().optional(),
-});
-export type LegacyConfig = z.infer<typeof LegacyConfigSchema>;
+let schemas: ReturnType<typeof buildSchemas> | undefined;
+
+/** The configuration file's strict schema. */
+export function configSchema(): ReturnType<typeof buildSchemas>['config'] {
+  return (schemas ??= buildSchemas()).config;
+}
+
+/** The 0.1 JSON configuration's schema (camelCase keys). */
+export function legacyConfigSchema(): ReturnType<typeof buildSchemas>['legacy'] {
+  return (schemas ??= buildSchemas()).legacy;
+}
+
+export type ConfigDoc = z.infer<ReturnType<typeof configSchema>>;
+export type LegacyConfig = z.infer<ReturnType<typeof legacyConfigSchema>>;
+
 
 /** A 0.1 JSON configuration in the current schema's terms (same meaning, key for key). */
 export function fromLegacy(legacy: LegacyConfig): ConfigDoc {

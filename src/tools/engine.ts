@@ -1,5 +1,5 @@
-// The engine every face shares: one guard, one lock manager, one history (durable by default:
-// see io/history/open-history.ts), and the configuration in force. Built once from a validated configuration; tools receive it with each
+// The engine every face shares: one guard, one lock manager, one history (durable by default,
+// built on first use: see io/history/open-history.ts), and the configuration in force. Built once from a validated configuration; tools receive it with each
 // call. When the configuration file changes, the next call sees the new generation: its guard
 // lists are applied by building a new guard (the command line's lists always stay).
 
@@ -75,8 +75,10 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   let guardGeneration = source.current.generation;
   /** Bumped by every rebuild of the guard, so a slower, older rebuild never replaces a newer one. */
   let builds = 0;
+  // the store itself is built on its first use, so a server answers its first messages without it
   const history = await openHistory(config.history, {
     realRoot: guard.realRoot,
+    lazy: true,
     stateDir: options.stateDir,
     ...(options.loadSqlite ? { loadSqlite: options.loadSqlite } : {}),
     ...(options.report ? { report: options.report } : {}),

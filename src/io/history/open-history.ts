@@ -5,7 +5,9 @@
 // - `postgres`: the fleet store; when it cannot be reached at start, the in-memory history with a warning;
 // - `memory`: the in-process window of the seed; `off`: nothing kept.
 // A durable store migrates 0.1's JSON history file of the root on first use (then renamed `.migrated`)
-// and applies retention in the background (a minute after start, then hourly).
+// and applies retention in the background (a minute after it opens, then hourly).
+// With `lazy` (the engine's choice) the SQLite store is built on its first use (lazy-history.ts); every
+// fallback above is still decided here, at start, so what a start reports about the history stays true.
 
 import { realpathSync, renameSync } from 'node:fs';
 import os from 'node:os';
@@ -18,6 +20,7 @@ import { isWithin } from '../../core/path-policy.js';
 import { historyFileFor, historyStoreFor, readLegacyHistory } from '../history-file.js';
 import { DurableHistory, newBatchId, type Runner } from './durable-history.js';
 import type { Retention } from './history-queries.js';
+import { LazyHistory } from './lazy-history.js';
 import { loadSqliteModule, SqliteRunner, type SqliteModule } from './sqlite-runner.js';
 
 export interface OpenHistoryOptions {
@@ -30,6 +33,8 @@ export interface OpenHistoryOptions {
   readonly loadSqlite?: () => SqliteModule | { error: string };
   /** Runs retention in the background (default true). */
   readonly background?: boolean;
+  /** Builds the SQLite store on its first use instead of now (default false). */
+  readonly lazy?: boolean;
 }
 
 const stderrReport = (message: string): void => {
@@ -129,5 +134,7 @@ export async function openHistory(settings: HistorySettings, options: OpenHistor
   }
   const module = (options.loadSqlite ?? loadSqliteModule)();
   if ('error' in module) return memory(`SQLite history unavailable (${module.error}); using the in-memory history`);
-  return durable(new SqliteRunner(file, module, report), options.realRoot);
+  const open = () => durable(new SqliteRunner(file, module, report), options.realRoot);
+  // what a new DurableHistory over this file answers, until a failure of the database itself
+  return options.lazy ? new LazyHistory(open, limits, { backend: 'sqlite', durable: true, location: file }) : open();
 }

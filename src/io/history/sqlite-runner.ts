@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { checkSchema, schemaStatements, type Op, type Query, type Row } from './history-sql.js';
 import type { Runner } from './runner.js';
+import { findSqliteAddon, loadAddon } from './sqlite-addon.js';
 
 const nodeRequire = createRequire(import.meta.url);
 
@@ -36,14 +37,14 @@ export interface SqliteModule {
 }
 
 /**
- * Loads better-sqlite3's native addon now (a millisecond; its JavaScript loads on first use).
- * HASHLINE_SQLITE_BINDING names another compiled addon (a path); a path that does not load makes
- * the module unavailable, which is how the fallback to memory is tested.
+ * Loads better-sqlite3's native addon now (about a millisecond, found and loaded by sqlite-addon.ts;
+ * its JavaScript loads on first use). HASHLINE_SQLITE_BINDING names another compiled addon (a
+ * path); a path that does not load makes the module unavailable, which is how the fallback to
+ * memory is tested.
  */
 export function loadSqliteModule(env: NodeJS.ProcessEnv = process.env): SqliteModule | { error: string } {
   try {
-    const file = env.HASHLINE_SQLITE_BINDING || nodeRequire.resolve('better-sqlite3/build/Release/better_sqlite3.node');
-    const addon = nodeRequire(file) as unknown;
+    const addon = loadAddon(env.HASHLINE_SQLITE_BINDING || findSqliteAddon());
     let ctor: DatabaseConstructor | undefined;
     return {
       addon,

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigSchema } from '../../../src/core/config-schema.js';
+import { configSchema } from '../../../src/core/config-schema.js';
 import { DEFAULT_HISTORY, parseHistoryFlag, resolveHistory } from '../../../src/core/history/history-settings.js';
 
 test('defaults: durable SQLite, 90 days, 1000 per file, 1 GiB, 16 MiB per version', () => {
@@ -31,8 +31,8 @@ test("0.1's persist: false means memory, true means sqlite, unless store says ot
 test('bad values are coded errors', () => {
   assert.throws(() => parseHistoryFlag('mysql://x'), { code: 'invalid_arguments' });
   assert.throws(() => resolveHistory(undefined, { store: 'postgres' }), { code: 'config_invalid' });
-  assert.equal(ConfigSchema.safeParse({ history: { url: 'http://x' } }).success, false);
-  assert.equal(ConfigSchema.safeParse({ history: { max_bytes: -1 } }).success, false);
-  assert.equal(ConfigSchema.safeParse({ history: { bogus: 1 } }).success, false);
-  assert.equal(ConfigSchema.safeParse({ history: { store: 'sqlite', max_age_days: 0.5, max_version_bytes: 1024 } }).success, true);
+  assert.equal(configSchema().safeParse({ history: { url: 'http://x' } }).success, false);
+  assert.equal(configSchema().safeParse({ history: { max_bytes: -1 } }).success, false);
+  assert.equal(configSchema().safeParse({ history: { bogus: 1 } }).success, false);
+  assert.equal(configSchema().safeParse({ history: { store: 'sqlite', max_age_days: 0.5, max_version_bytes: 1024 } }).success, true);
 });

@@ -14,6 +14,7 @@ import { computeTag } from '../../../src/core/tag.js';
 import { historyFileFor, historyStoreFor } from '../../../src/io/history-file.js';
 import { runTool } from '../../../src/mcp/server.js';
 import { createEngine, type Engine, type EngineOptions } from '../../../src/tools/engine.js';
+import type { LazyHistory } from '../../../src/io/history/lazy-history.js';
 import { fsEditTool } from '../../../src/tools/fs-edit.js';
 import { fsReadTool } from '../../../src/tools/fs-read.js';
 import { fsRollbackTool } from '../../../src/tools/fs-rollback.js';
@@ -256,8 +257,10 @@ test('new paths recorded in a row commit together; a window loaded meanwhile cou
   for (let i = 0; i < 50; i++) a.history.record(p(i), `p${i}\n`);
   await a.history.flush();
   const b = await open(); // no window cached
-  const store = b.history as unknown as { localCommits: number };
+  // the engine's store is built on first use (io/history/lazy-history.ts): the durable store behind it
+  const store = (b.history as LazyHistory).live as unknown as { localCommits: number };
   const before = store.localCommits;
+  assert.equal(typeof before, 'number');
   for (let i = 0; i < 10; i++) b.history.record(q(i), `q${i}\n`, { kind: 'made' });
   assert.equal(store.localCommits, before, 'recording new paths commits nothing yet: one transaction at the flush');
   // p5 is 45th of 50 on disk, but the 10 queued paths push it out of the window; p45 stays in it
