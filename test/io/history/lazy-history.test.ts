@@ -141,3 +141,17 @@ test('a fallback decided at start is the same as before: a state directory insid
   assert.equal(reports.length, 1);
   assert.equal(e.history.status().warning, reports[0]);
 });
+
+test('a read served over MCP commits through the lazy store right after its reply (flushSoon), a change before it', async () => {
+  const e = await engineOn({ 'a.txt': 'one\n' });
+  const other = await engineOn({}); // another process of the same root, made before the calls
+  const real = path.join(e.guard.realRoot, 'a.txt');
+  const read = await runTool(e, fsReadTool, { targets: [{ path: 'a.txt' }] }, callContext(), { commitReadsAfterReply: true });
+  assert.equal(read.isError, undefined);
+  assert.deepEqual(other.history.versions(real).map((v) => v.text), [], 'the sighting is not committed before the reply');
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(other.history.versions(real).map((v) => v.text), ['one\n'], 'committed in the same turn, after the reply');
+  const edit = await runTool(e, fsEditTool, { targets: [{ path: 'a.txt', file_hash: structured(read).results[0].file_hash, ops: 'replace 1:\n+ONE' }] }, callContext(), { commitReadsAfterReply: true });
+  assert.equal(edit.isError, undefined, JSON.stringify(edit.content));
+  assert.deepEqual(other.history.versions(real).map((v) => v.text), ['one\n', 'ONE\n'], 'a change is committed before its reply');
+});
