@@ -113,27 +113,21 @@ if (values.split) {
 }
 const cli = await build({ ...cliOptions, metafile: values.metafile !== undefined });
 if (values.metafile !== undefined) writeFileSync(values.metafile, JSON.stringify(cli.metafile));
-await build({
-  entryPoints: [path.join(repo, 'dist/io/sql-worker-thread.js')],
-  outfile: path.join(values.split ? path.join(repo, 'bin') : path.dirname(outfile), SQL_WORKER_FILE),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  minify: true,
-  legalComments: 'none',
-  external: ['libpg-query'],
-  logLevel: 'warning',
-});
-await build({
-  entryPoints: [path.join(repo, 'dist/http/tar-read-thread.js')],
-  outfile: path.join(values.split ? path.join(repo, 'bin') : path.dirname(outfile), TAR_READ_FILE),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+/** A worker thread's body, bundled as its own file beside the CLI (the CLI starts it by that name). */
+const workerDir = values.split ? path.join(repo, 'bin') : path.dirname(outfile);
+const bundleWorker = (entry, file, external = []) =>
+  build({
+    entryPoints: [path.join(repo, entry)],
+    outfile: path.join(workerDir, file),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    external,
+    logLevel: 'warning',
+  });
+await bundleWorker('dist/io/sql-worker-thread.js', SQL_WORKER_FILE, ['libpg-query']);
+await bundleWorker('dist/http/tar-read-thread.js', TAR_READ_FILE);
 process.stderr.write(`bundled ${values.split ? 'bin/hashline.mjs' : path.relative(repo, outfile)} in ${Date.now() - started} ms\n`);
