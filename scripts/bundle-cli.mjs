@@ -100,7 +100,7 @@ const cliOptions = {
   // jsonc-parser's `main` is a UMD build whose factory requires its own files at run time, which a
   // bundle does not hold: bundle its ES module build instead
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
-  // io/sql-worker.ts and http/tar-read-pool.ts start their workers from these files, next to the chunk that holds them
+  // io/sql/sql-worker.ts and http/tar/tar-read-pool.ts start their workers from these files, next to the chunk that holds them
   define: { HASHLINE_SQL_WORKER: JSON.stringify(SQL_WORKER_FILE), HASHLINE_TAR_READ: JSON.stringify(TAR_READ_FILE), HASHLINE_TOOL_LISTING: JSON.stringify(TOOL_LISTING) },
   banner: { js: "import { createRequire as __hashlineRequire } from 'node:module'; const require = __hashlineRequire(import.meta.url);" },
   logLevel: 'warning',
@@ -128,6 +128,6 @@ const bundleWorker = (entry, file, external = []) =>
     external,
     logLevel: 'warning',
   });
-await bundleWorker('dist/io/sql-worker-thread.js', SQL_WORKER_FILE, ['libpg-query']);
-await bundleWorker('dist/http/tar-read-thread.js', TAR_READ_FILE);
+await bundleWorker('dist/io/sql/sql-worker-thread.js', SQL_WORKER_FILE, ['libpg-query']);
+await bundleWorker('dist/http/tar/tar-read-thread.js', TAR_READ_FILE);
 process.stderr.write(`bundled ${values.split ? 'bin/hashline.mjs' : path.relative(repo, outfile)} in ${Date.now() - started} ms\n`);

@@ -14,27 +14,27 @@ export { callTool } from './api/call-tool.js';
 export type { ToolReply, ToolError, CallOptions } from './api/call-tool.js';
 export { ALL_TOOLS, selectTools } from './tools/registry.js';
 export type { ToolDefinition, ToolAnnotations, Progress } from './tools/tool.js';
-export { fsReadTool } from './tools/fs-read.js';
-export { fsWriteTool } from './tools/fs-write.js';
-export { fsEditTool } from './tools/fs-edit.js';
-export { fsAstEditTool } from './tools/fs-ast-edit.js';
-export { fsRollbackTool } from './tools/fs-rollback.js';
-export { fsListTool } from './tools/fs-list.js';
-export { fsSearchTool } from './tools/fs-search.js';
-export { fsOutlineTool } from './tools/fs-outline.js';
-export { fsReferencesTool } from './tools/fs-references.js';
-export { fileHashTool } from './tools/file-hash.js';
-export { fileCapabilitiesTool } from './tools/file-capabilities.js';
-export { fileReadTool } from './tools/file-read.js';
-export { fileWriteTool } from './tools/file-write.js';
-export { filePatchTool } from './tools/file-patch.js';
-export { fileRenameTool } from './tools/file-rename.js';
-export { fileChattrTool } from './tools/file-chattr.js';
-export { fileDeleteTool } from './tools/file-delete.js';
-export type { ReadResult, WriteResult, EditResult, RollbackResult } from './tools/hashline-results.js';
+export { fsReadTool } from './tools/hashline/fs-read.js';
+export { fsWriteTool } from './tools/hashline/fs-write.js';
+export { fsEditTool } from './tools/hashline/fs-edit.js';
+export { fsAstEditTool } from './tools/hashline/fs-ast-edit.js';
+export { fsRollbackTool } from './tools/hashline/fs-rollback.js';
+export { fsListTool } from './tools/navigation/fs-list.js';
+export { fsSearchTool } from './tools/navigation/fs-search.js';
+export { fsOutlineTool } from './tools/navigation/fs-outline.js';
+export { fsReferencesTool } from './tools/navigation/fs-references.js';
+export { fileHashTool } from './tools/boundary/file-hash.js';
+export { fileCapabilitiesTool } from './tools/boundary/file-capabilities.js';
+export { fileReadTool } from './tools/boundary/file-read.js';
+export { fileWriteTool } from './tools/boundary/file-write.js';
+export { filePatchTool } from './tools/boundary/file-patch.js';
+export { fileRenameTool } from './tools/boundary/file-rename.js';
+export { fileChattrTool } from './tools/boundary/file-chattr.js';
+export { fileDeleteTool } from './tools/boundary/file-delete.js';
+export type { ReadResult, WriteResult, EditResult, RollbackResult } from './tools/hashline/hashline-results.js';
 
 // the content tag of the hashline family (`¶path#TAG`)
-export { computeTag, formatHeader } from './core/tag.js';
+export { computeTag, formatHeader } from './core/text/tag.js';
 
 // the durable history (engine.history.query, when the store is durable)
 export type { HistoryStore, HistoryQuery, HistoryStatus, LogEntry, FeedQuery } from './core/history/history-store.js';
@@ -49,7 +49,7 @@ export { createHttpServer } from './http/server.js';
 export type { HttpServerOptions, HttpServer } from './http/server.js';
 
 // errors
-export { HashlineError, isHashlineError, ERROR_CODES, CODES } from './core/errors.js';
-export type { ErrorCode } from './core/errors.js';
+export { HashlineError, isHashlineError, ERROR_CODES, CODES } from './core/errors/errors.js';
+export type { ErrorCode } from './core/errors/errors.js';
 
 export { VERSION } from './version.js';

@@ -2,9 +2,9 @@
 // (it generates the tree), then: node --import tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/ast/profile.mts
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { mergeConfig } from '../../src/core/config.js';
+import { mergeConfig } from '../../src/core/config/config.js';
 import { createEngine } from '../../src/tools/engine.js';
-import { runAstEdit } from '../../src/tools/fs-ast-edit.js';
+import { runAstEdit } from '../../src/tools/hashline/fs-ast-edit.js';
 const work = path.resolve('bench/work/ast-quick');
 execFileSync('rm', ['-rf', path.join(work, 'h')]); execFileSync('cp', ['-r', path.join(work, 'tree-2000'), path.join(work, 'h')]); execFileSync('sync');
 const engine = await createEngine(mergeConfig({ root: work, allow: [], block: [], readAllow: [], readBlock: [] }));

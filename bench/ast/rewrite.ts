@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mergeConfig } from '../../src/core/config.js';
+import { mergeConfig } from '../../src/core/config/config.js';
 import { createEngine } from '../../src/tools/engine.js';
-import { runAstEdit } from '../../src/tools/fs-ast-edit.js';
+import { runAstEdit } from '../../src/tools/hashline/fs-ast-edit.js';
 import { REWRITE, sourceTree } from '../lib/fixtures.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

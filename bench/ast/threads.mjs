@@ -15,9 +15,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = (p) => pathToFileURL(path.join(repo, 'dist', p)).href;
-const { mergeConfig } = await import(dist('core/config.js'));
+const { mergeConfig } = await import(dist('core/config/config.js'));
 const { createEngine } = await import(dist('tools/engine.js'));
-const { runAstEdit } = await import(dist('tools/fs-ast-edit.js'));
+const { runAstEdit } = await import(dist('tools/hashline/fs-ast-edit.js'));
 
 const calls = Number(process.argv[2] ?? 3);
 const tree = process.env.TREE ?? path.join(repo, 'bench/work/ast-quick/tree-2000');

@@ -9,7 +9,7 @@ import { applyHunks, materialize, textLines } from '../../src/core/edit/apply.js
 import { parseEditOps } from '../../src/core/edit/parse.js';
 import { pieceDiff } from '../../src/core/edit/piece-diff.js';
 import { resolvePlan } from '../../src/core/edit/plan.js';
-import { docText, parseDoc } from '../../src/core/text-doc.js';
+import { docText, parseDoc } from '../../src/core/text/text-doc.js';
 
 const CHANGES = 1000;
 const RUNS = 7;

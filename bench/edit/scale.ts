@@ -8,15 +8,15 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { mergeConfig } from '../../src/core/config.js';
+import { mergeConfig } from '../../src/core/config/config.js';
 import { applyHunks, materialize } from '../../src/core/edit/apply.js';
 import { parseEditOps } from '../../src/core/edit/parse.js';
 import { resolvePlan } from '../../src/core/edit/plan.js';
 import { decideEdit } from '../../src/core/merge/recover.js';
-import { computeTag } from '../../src/core/tag.js';
-import { docText, parseDoc, serializeDoc } from '../../src/core/text-doc.js';
+import { computeTag } from '../../src/core/text/tag.js';
+import { docText, parseDoc, serializeDoc } from '../../src/core/text/text-doc.js';
 import { createEngine } from '../../src/tools/engine.js';
-import { fsEditTool } from '../../src/tools/fs-edit.js';
+import { fsEditTool } from '../../src/tools/hashline/fs-edit.js';
 
 const HUNKS = 1000;
 const RUNS = 7;

@@ -5,7 +5,7 @@
 // with the right code.
 
 import type { AgentKind } from './agents/agent.js';
-import type { Counts, Goal } from './report.js';
+import type { Counts, Goal } from './report-types.js';
 import type { TaskResult } from './runner.js';
 import type { Scenario } from './scenarios.js';
 

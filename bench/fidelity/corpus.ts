@@ -9,8 +9,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SgNode } from '@ast-grep/napi';
-import { languageForPath, parseWith, type LanguageInfo } from '../../src/lang/registry.js';
-import { findSymbol } from '../../src/lang/symbols.js';
+import { languageForPath, parseWith, type LanguageInfo } from '../../src/lang/grammar/registry.js';
+import { findSymbol } from '../../src/lang/symbols/symbols.js';
 import type { Rng } from './rng.js';
 
 export type Lang = 'javascript' | 'typescript' | 'python' | 'go' | 'rust' | 'c';

@@ -7,8 +7,10 @@ import { OUTCOMES, type Outcome } from './classify.js';
 import type { TaskResult } from './runner.js';
 import type { Scenario } from './scenarios.js';
 import type { CostSummary } from './tokens.js';
+import type { Counts, Goal } from './report-types.js';
 
-export type Counts = Record<Outcome, number> & { clear: number; silent: number };
+export type { Counts, Goal } from './report-types.js';
+
 
 export function countOutcomes(results: readonly TaskResult[]): Map<string, Map<string, Counts>> {
   const out = new Map<string, Map<string, Counts>>();
@@ -27,11 +29,6 @@ export function countOutcomes(results: readonly TaskResult[]): Map<string, Map<s
 const ran = (c: Counts) => OUTCOMES.filter((o) => o !== 'n/a').reduce((s, o) => s + c[o], 0);
 const pct = (a: number, b: number) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(1)}%`);
 
-export interface Goal {
-  readonly text: string;
-  readonly measured: string;
-  readonly met: boolean;
-}
 
 /** The issue's goals, checked for the hashline agents (kinds of the hashline family). */
 export function goals(counts: Map<string, Map<string, Counts>>, kinds: readonly AgentKind[], costs: readonly CostSummary[]): Goal[] {

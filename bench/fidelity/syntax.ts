@@ -4,7 +4,7 @@
 // the quote was placed).
 
 import type { NapiConfig } from '@ast-grep/napi';
-import { languageForPath, parseWith } from '../../src/lang/registry.js';
+import { languageForPath, parseWith } from '../../src/lang/grammar/registry.js';
 import type { Target } from './corpus.js';
 
 const ERROR_RULE = { rule: { kind: 'ERROR' } } as unknown as NapiConfig;

@@ -4,18 +4,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { findAnchors, type Anchors } from './anchors.js';
+import { findAnchors } from './anchors.js';
 import { serveBuilt } from './daemon.js';
 import { connectHashline, hashlineCli, shippedBin } from './mcp.js';
-import type { BenchOptions } from './types.js';
+import type { BenchContext, BenchOptions } from './types.js';
 
-export interface BenchContext {
-  opts: BenchOptions;
-  anchors: Anchors;
-  tools: ReadonlySet<string>;
-  serve: boolean;
-  log(line: string): void;
-}
+export type { BenchContext } from './types.js';
+
 
 export function log(line: string): void {
   process.stderr.write(`[bench] ${line}\n`);

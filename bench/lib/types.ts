@@ -1,6 +1,17 @@
 // What a workload is and what it reports: one row of the table, with the figures behind it, and
 // the floor measured beside the pair in the same run (what the platform allows for the same work).
 
+import type { Anchors } from './anchors.js';
+
+/** What every workload receives (built in context.ts). */
+export interface BenchContext {
+  opts: BenchOptions;
+  anchors: Anchors;
+  tools: ReadonlySet<string>;
+  serve: boolean;
+  log(line: string): void;
+}
+
 export type Direction = 'lower' | 'higher';
 
 export interface Goal {
@@ -70,7 +81,7 @@ export interface BenchOptions {
 
 export interface Workload {
   id: string;
-  run(ctx: import('./context.js').BenchContext): Promise<Row[]>;
+  run(ctx: BenchContext): Promise<Row[]>;
 }
 
 function meets(goal: Goal, figure: number | undefined): boolean | undefined {

@@ -1,5 +1,5 @@
 // The ceiling of GET /v1/fs/file for a Node server here: bare node:http that answers each
-// `GET ...?path=NAME` with hashline's verified read by name (io/read-verified-sync.ts
+// `GET ...?path=NAME` with hashline's verified read by name (io/read/read-verified-sync.ts
 // `readByNameSync`: the guard's checks, open with O_NOFOLLOW, fstat, the descriptor's real path,
 // read, close) and does nothing else: no framework, no auth, no hooks, no range rule. With
 // workers > 1 the port is shared by that many processes (node:cluster). Driven by the same load
@@ -24,9 +24,9 @@ if (cluster.isPrimary && workers > 1) {
   process.on('SIGINT', stop);
 } else {
   const dist = (p) => pathToFileURL(path.join(repo, 'dist', p)).href;
-  const { mergeConfig } = await import(dist('core/config.js'));
+  const { mergeConfig } = await import(dist('core/config/config.js'));
   const { createEngine } = await import(dist('tools/engine.js'));
-  const { readByNameSync } = await import(dist('io/read-verified-sync.js'));
+  const { readByNameSync } = await import(dist('io/read/read-verified-sync.js'));
   const engine = await createEngine(mergeConfig({ root, allow: [], block: [], readAllow: [], readBlock: [] }));
   http
     .createServer((req, res) => {

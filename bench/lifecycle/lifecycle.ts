@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { mergeConfig } from '../../src/core/config.js';
-import { commitBatch, type FileChange } from '../../src/io/batch-commit.js';
-import { scanReferences } from '../../src/lang/reference-scan.js';
+import { mergeConfig } from '../../src/core/config/config.js';
+import { commitBatch, type FileChange } from '../../src/io/batch/batch-commit.js';
+import { scanReferences } from '../../src/lang/references/reference-scan.js';
 import { createEngine } from '../../src/tools/engine.js';
 
 const DIRS = 100;

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LockManager } from '../../src/io/file-lock.js';
+import { LockManager } from '../../src/io/locks/file-lock.js';
 
 interface Locks {
   withLocks<T>(reals: readonly string[], fn: () => Promise<T>): Promise<T>;

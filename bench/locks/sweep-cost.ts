@@ -1,10 +1,10 @@
-// `npx tsx bench/locks/sweep-cost.ts DIR`: what the lock sweep at start (io/lock-sweep.ts) costs on
+// `npx tsx bench/locks/sweep-cost.ts DIR`: what the lock sweep at start (io/locks/lock-sweep.ts) costs on
 // the tree under DIR: directories visited and wall time, median of 3 runs (nothing is removed
 // unless a dead process left lock files there).
 
 import { promises as fsp } from 'node:fs';
-import { StaleLocks } from '../../src/io/lock-file.js';
-import { MAX_SWEEP_DIRS, sweepStaleLocks } from '../../src/io/lock-sweep.js';
+import { StaleLocks } from '../../src/io/locks/lock-file.js';
+import { MAX_SWEEP_DIRS, sweepStaleLocks } from '../../src/io/locks/lock-sweep.js';
 
 const dir = await fsp.realpath(process.argv[2] ?? '.');
 let dirs = 0;

@@ -1,7 +1,7 @@
 // One directory symbol lookup in a fresh process (nothing warm), timed from engine creation on.
 // Used by bench/read/symbol-lookup.ts; prints { ms, hits }.
 import { performance } from 'node:perf_hooks';
-import { fsReadTool } from '../../src/tools/fs-read.js';
+import { fsReadTool } from '../../src/tools/hashline/fs-read.js';
 import { engineFor } from '../../test/helpers/engine.js';
 
 const [tree, name] = process.argv.slice(2) as [string, string];

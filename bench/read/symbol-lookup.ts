@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { fsReadTool } from '../../src/tools/fs-read.js';
+import { fsReadTool } from '../../src/tools/hashline/fs-read.js';
 import { engineFor } from '../../test/helpers/engine.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -1,16 +1,16 @@
 // The work of a symbol read right after an edit, on the symbol-edit bench's 2,000-line TypeScript
 // file, in process: a whole parse of the edited text plus the lookup (what a read costs when the
-// background parse has not finished), against the region re-parse (lang/symbol-region.ts: the
+// background parse has not finished), against the region re-parse (lang/symbols/symbol-region.ts: the
 // changed function parsed alone, the rest from the earlier text's tree), alternated, each round a
 // new edit of the same function; and the one walk of the earlier tree the region re-parse needs
 // (once per file, done after the first read). Prints medians of wall and CPU time.
 // Run: npm run bench:symbol-region
 
-import { napi } from '../../src/lang/napi.js';
-import { languageById } from '../../src/lang/registry.js';
-import { symbolFromRegion } from '../../src/lang/symbol-region.js';
-import { findSymbol } from '../../src/lang/symbols.js';
-import { treeFacts } from '../../src/lang/tree-facts.js';
+import { napi } from '../../src/lang/grammar/napi.js';
+import { languageById } from '../../src/lang/grammar/registry.js';
+import { symbolFromRegion } from '../../src/lang/symbols/symbol-region.js';
+import { findSymbol } from '../../src/lang/symbols/symbols.js';
+import { treeFacts } from '../../src/lang/parse/tree-facts.js';
 import { median } from '../lib/stats.js';
 import { fileText, TARGET } from '../workloads/symbol-edit.js';
 

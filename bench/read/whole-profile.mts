@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { createEngine } from '../../src/api/create-engine.js';
 import { runTool } from '../../src/mcp/server.js';
 import { encodeSharingStrings } from '../../src/mcp/shared-stringify.js';
-import { fsReadTool } from '../../src/tools/fs-read.js';
+import { fsReadTool } from '../../src/tools/hashline/fs-read.js';
 import { linesText } from '../lib/fixtures.js';
 
 const CALLS = Number(process.argv[2] ?? 400);

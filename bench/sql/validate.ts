@@ -7,10 +7,10 @@
 
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { SqlValidator as SqlValidatorType } from '../../src/io/sql-worker.js';
+import type { SqlValidator as SqlValidatorType } from '../../src/io/sql/sql-worker.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const { SqlValidator } = (await import(pathToFileURL(path.join(repo, 'dist/io/sql-worker.js')).href)) as { SqlValidator: typeof SqlValidatorType };
+const { SqlValidator } = (await import(pathToFileURL(path.join(repo, 'dist/io/sql/sql-worker.js')).href)) as { SqlValidator: typeof SqlValidatorType };
 const PG18 = { dialect: 'postgresql', version: '18' };
 
 const migration = [

@@ -1,7 +1,7 @@
-// Renders docs/errors.md from the one code table (src/core/codes.ts). `npm run docs` writes it;
+// Renders docs/errors.md from the one code table (src/core/errors/codes.ts). `npm run docs` writes it;
 // test/architecture/docs-sync.test.ts fails when the page and the table differ.
 
-import { CODES, type CodeInfo } from '../../src/core/codes.js';
+import { CODES, type CodeInfo } from '../../src/core/errors/codes.js';
 
 function row(code: string, info: CodeInfo): string {
   const next = info.next ? `\`${info.next}\`` : '';
@@ -18,7 +18,7 @@ export function renderErrorsDoc(): string {
     '# Error codes',
     '',
     'Every tool of both families and every HTTP route draws its error codes from one table',
-    '(`src/core/codes.ts`); this page is generated from it (`npm run docs`) and a test keeps the two equal.',
+    '(`src/core/errors/codes.ts`); this page is generated from it (`npm run docs`) and a test keeps the two equal.',
     'Codes are the contract; messages are for people and may change.',
     '',
     '- hashline tools (`fs_*`): `isError: true` with `structuredContent.error = { code, message, retryable, details?, suggestedNextCall? }`',

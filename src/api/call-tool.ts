@@ -3,7 +3,7 @@
 // result in `data`, or a coded `error` (the same codes the MCP and HTTP faces report).
 
 import type * as z from 'zod';
-import { toHashlineError, type ErrorCode } from '../core/errors.js';
+import { toHashlineError, type ErrorCode } from '../core/errors/errors.js';
 import { invalidArguments } from '../mcp/server.js';
 import { randomUUID } from 'node:crypto';
 import { engineForCall, type Engine } from '../tools/engine.js';

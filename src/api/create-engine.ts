@@ -3,8 +3,8 @@
 // constructor (tools/engine.ts) takes a merged, validated configuration; both forms are accepted.
 
 import path from 'node:path';
-import { mergeConfig, type EngineConfig } from '../core/config.js';
-import { ConfigSource, locateConfig } from '../io/config-file.js';
+import { mergeConfig, type EngineConfig } from '../core/config/config.js';
+import { ConfigSource, locateConfig } from '../io/guard/config-file.js';
 import { createEngine as createEngineFromConfig, type Engine, type EngineOptions } from '../tools/engine.js';
 
 export interface CreateEngineOptions {

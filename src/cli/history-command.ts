@@ -3,11 +3,11 @@
 // prints the content of one version of PATH. Paths go through the guard: a file the read policy
 // refuses is listed without content and `--show` refuses it. Exit 0 ok, 1 refused, 2 usage.
 
-import type { ErrorCode } from '../core/codes.js';
-import { toHashlineError } from '../core/errors.js';
+import type { ErrorCode } from '../core/errors/codes.js';
+import { toHashlineError } from '../core/errors/errors.js';
 import type { LogEntry } from '../core/history/history-store.js';
-import { displayPath } from '../core/path-policy.js';
-import type { ResolvedPath } from '../io/path-guard.js';
+import { displayPath } from '../core/config/path-policy.js';
+import type { ResolvedPath } from '../io/guard/path-guard.js';
 import { createEngine, type Engine } from '../tools/engine.js';
 import { ENGINE_FLAGS, engineConfigFor, parseFlags } from './options.js';
 import { usageError } from './usage.js';

@@ -1,9 +1,9 @@
 // `hashline lang list | add NAME... | remove NAME...`: the grammars installed here, and adding or
-// removing one in the user's grammar folder (lang/grammar-install.ts).
+// removing one in the user's grammar folder (lang/grammar/grammar-install.ts).
 
-import { grammarDir } from '../lang/grammar-packages.js';
-import { addGrammars, removeGrammars, type GrammarChange } from '../lang/grammar-install.js';
-import { grammarStatus } from '../lang/registry.js';
+import { grammarDir } from '../lang/grammar/grammar-packages.js';
+import { addGrammars, removeGrammars, type GrammarChange } from '../lang/grammar/grammar-install.js';
+import { grammarStatus } from '../lang/grammar/registry.js';
 import { parseFlags, usageError } from './options.js';
 
 const SAID: Record<GrammarChange['outcome'], string> = {

@@ -3,7 +3,7 @@
 // statuses: 2 for usage errors and failed starts of a server, 1 for a refusal of a command for
 // people and scripts (read, edit, hash, rollback).
 
-import { isHashlineError } from '../core/errors.js';
+import { isHashlineError } from '../core/errors/errors.js';
 import { VERSION } from '../version.js';
 import { helpFor, HELP } from './help.js';
 import { isUsageError } from './usage.js';
@@ -30,7 +30,7 @@ async function printHelp(command: string | undefined): Promise<void> {
   let text = helpFor(command);
   if (command === undefined || command === 'lang') {
     // the grammars installed here (found without loading them)
-    const { grammarStatus } = await import('../lang/registry.js');
+    const { grammarStatus } = await import('../lang/grammar/registry.js');
     const status = grammarStatus();
     const have = status.filter((g) => g.source !== 'missing').map((g) => g.id);
     const missing = status.filter((g) => g.source === 'missing').map((g) => g.id);

@@ -4,9 +4,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { mergeConfig, type EngineConfig } from '../core/config.js';
-import { HashlineError } from '../core/errors.js';
-import { ConfigSource, locateConfig } from '../io/config-file.js';
+import { mergeConfig, type EngineConfig } from '../core/config/config.js';
+import { HashlineError } from '../core/errors/errors.js';
+import { ConfigSource, locateConfig } from '../io/guard/config-file.js';
 import { usageError } from './usage.js';
 
 export const ENGINE_FLAGS = {

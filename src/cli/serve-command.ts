@@ -5,11 +5,11 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { HashlineError } from '../core/errors.js';
+import { HashlineError } from '../core/errors/errors.js';
 import { isLoopbackHost } from '../http/host-check.js';
 import type { HttpLimits } from '../http/limits.js';
 import { createHttpServer } from '../http/server.js';
-import { removeStaleSpools } from '../http/tar-extract.js';
+import { removeStaleSpools } from '../http/tar/tar-extract.js';
 import { createEngine, type Engine } from '../tools/engine.js';
 import { parseEngineArgs } from './options.js';
 

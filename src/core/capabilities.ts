@@ -2,8 +2,8 @@
 // health. Intrinsic methods follow from the file alone; effective ones are what the configuration
 // leaves of them ([files.read] modes, [files.patch] strategies and aider matchers).
 
-import type { AiderMatcher, PatchStrategy, ReadMode, Settings } from './config-schema.js';
-import { AIDER_MATCHERS } from './config-schema.js';
+import type { AiderMatcher, PatchStrategy, ReadMode, Settings } from './config/config-schema.js';
+import { AIDER_MATCHERS } from './config/config-schema.js';
 import type { DocumentFormat } from './documents.js';
 
 export type FileKind = 'text' | 'binary' | 'directory' | 'missing';

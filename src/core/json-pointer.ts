@@ -2,7 +2,7 @@
 // `""` is the whole document; array tokens are canonical indexes (`0`, `12`, never `01`); `-`
 // names the element after the last one, which never exists for a read.
 
-import { HashlineError } from './errors.js';
+import { HashlineError } from './errors/errors.js';
 
 /** The tokens of a pointer. Throws `invalid_document_selector`. */
 export function parsePointer(pointer: string): string[] {

@@ -7,7 +7,7 @@
 // commit of a reserved receipt is refused. The checks and their texts follow spec/boundary.md.
 
 import { randomBytes } from 'node:crypto';
-import { HashlineError } from './errors.js';
+import { HashlineError } from './errors/errors.js';
 import * as msg from './messages/patch.js';
 
 export const RECEIPT_TTL_MS = 5 * 60 * 1000;

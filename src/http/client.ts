@@ -4,8 +4,8 @@
 // costs no request and fails with the same words. Failures are HashlineErrors with the daemon's
 // code (from the `hashline-error-code` header) or one derived from the status.
 
-import { ERROR_CODES, type ErrorCode, HashlineError } from '../core/errors.js';
-import { lineWindow } from '../core/line-window.js';
+import { ERROR_CODES, type ErrorCode, HashlineError } from '../core/errors/errors.js';
+import { lineWindow } from '../core/read/line-window.js';
 import { codeForStatus, ERROR_CODE_HEADER } from './error-reply.js';
 
 export interface HashlineClientOptions {

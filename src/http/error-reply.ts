@@ -2,7 +2,7 @@
 // client can rebuild the same HashlineError.
 
 import type { FastifyReply } from 'fastify';
-import { type ErrorCode, toHashlineError } from '../core/errors.js';
+import { type ErrorCode, toHashlineError } from '../core/errors/errors.js';
 
 export const ERROR_CODE_HEADER = 'hashline-error-code';
 

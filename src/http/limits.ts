@@ -1,6 +1,6 @@
 // Size limits and timeouts of the HTTP file API (spec/http.md, "Limits"), validated once and frozen.
 
-import { HashlineError } from '../core/errors.js';
+import { HashlineError } from '../core/errors/errors.js';
 
 export interface HttpLimits {
   /** Largest request body of PUT /v1/fs/file and PUT /v1/fs/tar (413 above). */

@@ -7,28 +7,28 @@
 // within the MCP message limit. Errors are text/plain with the code in `hashline-error-code`.
 
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { MAX_MESSAGE_BYTES } from '../core/config.js';
-import { HashlineError } from '../core/errors.js';
+import { MAX_MESSAGE_BYTES } from '../core/config/config.js';
+import { HashlineError } from '../core/errors/errors.js';
 import { FOREIGN_HOST, FOREIGN_ORIGIN, UNAUTHORIZED } from '../core/messages/http.js';
 import type { Engine } from '../tools/engine.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { VERSION } from '../version.js';
 import { bearerChecker, httpClientId } from './auth.js';
 import { type ConsoleHandle, isConsoleUrl, registerConsole } from './console/console-routes.js';
-import { availableBytes } from './disk-space.js';
+import { availableBytes } from './file/disk-space.js';
 import { ERROR_CODE_HEADER, sendError } from './error-reply.js';
-import { installFastFileGet } from './fast-file-get.js';
-import { readFileWindow } from './file-read.js';
-import { writeFileFromRequest } from './file-write.js';
+import { installFastFileGet } from './file/fast-file-get.js';
+import { readFileWindow } from './file/file-read.js';
+import { writeFileFromRequest } from './file/file-write.js';
 import { hostPolicy } from './host-check.js';
 import { type HttpLimits, resolveLimits } from './limits.js';
 import type { McpSessions } from './mcp-endpoint.js';
 import { openApiDocument } from './openapi.js';
-import { PutRecorder } from './put-history.js';
-import { isBodyTimeout, readBody } from './request-body.js';
+import { PutRecorder } from './file/put-history.js';
+import { isBodyTimeout, readBody } from './file/request-body.js';
 import { fastifySchema, FILE_GET, FILE_PUT, HEALTH, MCP_POST, ROUTE_SPECS, type RouteSpec, SCHEMA, TAR_GET, TAR_PUT } from './route-schemas.js';
-import { extractTarFromRequest } from './tar-extract.js';
-import { packDirectory } from './tar-pack.js';
+import { extractTarFromRequest } from './tar/tar-extract.js';
+import { packDirectory } from './tar/tar-pack.js';
 
 export interface HttpServerOptions {
   /** The tools served on /mcp, or a loader called on the first /mcp session (keeps the SDK out of an idle daemon). */

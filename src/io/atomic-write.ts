@@ -19,15 +19,15 @@
 // creating the temporary file, writing a buffer, chmod, close, rename) are made synchronously:
 // each costs microseconds, a thread-pool round trip costs more. The calls that wait for the disk
 // (fsync of the file and of the directory) and the writes of a stream go to the thread pool. (A
-// batch of many files, io/atomic-batch.ts, keeps creates and renames there too, in parallel.)
+// batch of many files, io/batch/atomic-batch.ts, keeps creates and renames there too, in parallel.)
 
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fchownSync, fsync as fsyncCallback, linkSync, lstatSync, openSync, promises as fsp, readlinkSync, renameSync, unlinkSync, write as writeCallback, writeSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { errnoText, HashlineError } from '../core/errors.js';
+import { errnoText, HashlineError } from '../core/errors/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
-import { selfIdentity } from './lock-owner.js';
-import type { PathGuard, ResolvedPath } from './path-guard.js';
+import { selfIdentity } from './locks/lock-owner.js';
+import type { PathGuard, ResolvedPath } from './guard/path-guard.js';
 
 export interface AtomicWriteOptions {
   /** Mode for the file; default: the existing file's mode, or 0o666 less the umask for a new file. */

@@ -10,9 +10,9 @@ import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { formatterArgv } from '../core/format-select.js';
-import type { FormatterSpec } from '../core/config-schema.js';
-import { HashlineError } from '../core/errors.js';
+import { formatterArgv } from '../core/config/format-select.js';
+import type { FormatterSpec } from '../core/config/config-schema.js';
+import { HashlineError } from '../core/errors/errors.js';
 
 /** Stderr kept for the error (its last bytes). */
 export const FORMAT_STDERR_BYTES = 4096;

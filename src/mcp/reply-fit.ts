@@ -10,7 +10,7 @@
 
 import { Buffer } from 'node:buffer';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_MESSAGE_BYTES } from '../core/config.js';
+import { MAX_MESSAGE_BYTES } from '../core/config/config.js';
 
 /** Room kept for the JSON-RPC envelope around a result (jsonrpc, id, result). */
 const ENVELOPE_BYTES = 64 * 1024;

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { HashlineError, toHashlineError } from '../core/errors.js';
+import { HashlineError, toHashlineError } from '../core/errors/errors.js';
 import type { Engine } from '../tools/engine.js';
 
 export interface RootsBindingOptions {

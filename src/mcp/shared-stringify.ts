@@ -12,7 +12,7 @@ const SHARED_MIN_LENGTH = 4096;
 /**
  * The encodings of the last long strings sent, so a reply that carries one of them again (a whole
  * read of a file whose bytes did not change gives the very same content string, see
- * io/whole-read-cache.ts) reuses its bytes. A lookup costs what the per-reply map costs already.
+ * io/read/whole-read-cache.ts) reuses its bytes. A lookup costs what the per-reply map costs already.
  */
 const recent = new Map<string, Buffer[]>();
 const RECENT_ENTRIES = 8;

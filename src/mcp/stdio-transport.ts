@@ -6,7 +6,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_MESSAGE_BYTES } from '../core/config.js';
+import { MAX_MESSAGE_BYTES } from '../core/config/config.js';
 import { carriesLongText, encodeSharingStrings } from './shared-stringify.js';
 import { TopLevelIdScanner } from './top-level-id.js';
 

@@ -3,19 +3,19 @@
 // call. When the configuration file changes, the next call sees the new generation: its guard
 // lists are applied by building a new guard (the command line's lists always stay).
 
-import { mergeLists, type EngineConfig } from '../core/config.js';
+import { mergeLists, type EngineConfig } from '../core/config/config.js';
 import { withOrigin } from '../core/history/bound-history.js';
 import type { HistoryOrigin, HistoryStore } from '../core/history/history-store.js';
 import { EditJournal } from '../core/merge/edit-journal.js';
 import { ReceiptBook } from '../core/receipt-book.js';
-import { ConfigSource, DEFAULT_CONFIG_NAME, type ConfigState } from '../io/config-file.js';
-import { LockManager } from '../io/file-lock.js';
+import { ConfigSource, DEFAULT_CONFIG_NAME, type ConfigState } from '../io/guard/config-file.js';
+import { LockManager } from '../io/locks/file-lock.js';
 import { openHistory } from '../io/history/open-history.js';
 import type { SqliteModule } from '../io/history/sqlite-runner.js';
-import { PathGuard } from '../io/path-guard.js';
-import { SqlValidator } from '../io/sql-worker.js';
+import { PathGuard } from '../io/guard/path-guard.js';
+import { SqlValidator } from '../io/sql/sql-worker.js';
 import path from 'node:path';
-import { HashlineError } from '../core/errors.js';
+import { HashlineError } from '../core/errors/errors.js';
 
 export interface Engine {
   readonly config: EngineConfig;
@@ -85,7 +85,7 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   });
   const locks = new LockManager({ root: guard.realRoot, display: (abs) => guard.display(abs) });
   // A writer killed mid-write leaves its lock and a temporary file beside the file. The sweep
-  // clears them under the root in slices (io/lock-sweep.ts) while the engine serves:
+  // clears them under the root in slices (io/locks/lock-sweep.ts) while the engine serves:
   // the first slice runs before this returns (a small tree is swept whole), and a dead lock not
   // reached yet is taken over by the first writer that meets it.
   if (options.sweepLocks !== false) void locks.recoverStale().catch(() => 0);

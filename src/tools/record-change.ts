@@ -5,8 +5,8 @@
 // durable store for its log (up to `[history] max_version_bytes`); a deletion and a rename are logged.
 
 import type { HistoryOrigin } from '../core/history/history-store.js';
-import { parseDocAndText } from '../core/text-doc.js';
-import { forgetFile } from '../lang/symbol-search.js';
+import { parseDocAndText } from '../core/text/text-doc.js';
+import { forgetFile } from '../lang/symbols/symbol-search.js';
 import type { Engine } from './engine.js';
 
 function textOf(engine: Engine, bytes: Uint8Array): string | null {

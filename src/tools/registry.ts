@@ -1,23 +1,23 @@
 // Every tool hashline serves, and the selection rule of `--tools` (names or family names). A server
 // that should load a tool's module only on its first call uses tools/tool-loaders.ts instead.
 
-import { fileCapabilitiesTool } from './file-capabilities.js';
-import { fileChattrTool } from './file-chattr.js';
-import { fileDeleteTool } from './file-delete.js';
-import { fileHashTool } from './file-hash.js';
-import { filePatchTool } from './file-patch.js';
-import { fileReadTool } from './file-read.js';
-import { fileRenameTool } from './file-rename.js';
-import { fileWriteTool } from './file-write.js';
-import { fsAstEditTool } from './fs-ast-edit.js';
-import { fsEditTool } from './fs-edit.js';
-import { fsListTool } from './fs-list.js';
-import { fsOutlineTool } from './fs-outline.js';
-import { fsReadTool } from './fs-read.js';
-import { fsReferencesTool } from './fs-references.js';
-import { fsRollbackTool } from './fs-rollback.js';
-import { fsSearchTool } from './fs-search.js';
-import { fsWriteTool } from './fs-write.js';
+import { fileCapabilitiesTool } from './boundary/file-capabilities.js';
+import { fileChattrTool } from './boundary/file-chattr.js';
+import { fileDeleteTool } from './boundary/file-delete.js';
+import { fileHashTool } from './boundary/file-hash.js';
+import { filePatchTool } from './boundary/file-patch.js';
+import { fileReadTool } from './boundary/file-read.js';
+import { fileRenameTool } from './boundary/file-rename.js';
+import { fileWriteTool } from './boundary/file-write.js';
+import { fsAstEditTool } from './hashline/fs-ast-edit.js';
+import { fsEditTool } from './hashline/fs-edit.js';
+import { fsListTool } from './navigation/fs-list.js';
+import { fsOutlineTool } from './navigation/fs-outline.js';
+import { fsReadTool } from './hashline/fs-read.js';
+import { fsReferencesTool } from './navigation/fs-references.js';
+import { fsRollbackTool } from './hashline/fs-rollback.js';
+import { fsSearchTool } from './navigation/fs-search.js';
+import { fsWriteTool } from './hashline/fs-write.js';
 import type { ToolDefinition } from './tool.js';
 import { pickTools } from './tool-select.js';
 

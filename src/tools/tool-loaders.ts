@@ -4,7 +4,7 @@
 // (src/mcp/tool-listing.ts). Same names, families and order as ALL_TOOLS in tools/registry.ts (a test
 // checks it); each entry loads the registry's own definition.
 
-import type { Family } from '../core/config.js';
+import type { Family } from '../core/config/config.js';
 import type { ToolDefinition } from './tool.js';
 import { pickTools } from './tool-select.js';
 
@@ -23,23 +23,23 @@ function lazy(name: string, family: Family, importer: () => Promise<ToolDefiniti
 }
 
 export const LAZY_TOOLS: readonly LazyTool[] = [
-  lazy('file_hash', 'boundary', async () => as((await import('./file-hash.js')).fileHashTool)),
-  lazy('file_capabilities', 'boundary', async () => as((await import('./file-capabilities.js')).fileCapabilitiesTool)),
-  lazy('file_read', 'boundary', async () => as((await import('./file-read.js')).fileReadTool)),
-  lazy('file_write', 'boundary', async () => as((await import('./file-write.js')).fileWriteTool)),
-  lazy('file_patch', 'boundary', async () => as((await import('./file-patch.js')).filePatchTool)),
-  lazy('file_rename', 'boundary', async () => as((await import('./file-rename.js')).fileRenameTool)),
-  lazy('file_chattr', 'boundary', async () => as((await import('./file-chattr.js')).fileChattrTool)),
-  lazy('file_delete', 'boundary', async () => as((await import('./file-delete.js')).fileDeleteTool)),
-  lazy('fs_read', 'hashline', async () => as((await import('./fs-read.js')).fsReadTool)),
-  lazy('fs_write', 'hashline', async () => as((await import('./fs-write.js')).fsWriteTool)),
-  lazy('fs_ast_edit', 'hashline', async () => as((await import('./fs-ast-edit.js')).fsAstEditTool)),
-  lazy('fs_edit', 'hashline', async () => as((await import('./fs-edit.js')).fsEditTool)),
-  lazy('fs_rollback', 'hashline', async () => as((await import('./fs-rollback.js')).fsRollbackTool)),
-  lazy('fs_list', 'hashline', async () => as((await import('./fs-list.js')).fsListTool)),
-  lazy('fs_search', 'hashline', async () => as((await import('./fs-search.js')).fsSearchTool)),
-  lazy('fs_outline', 'hashline', async () => as((await import('./fs-outline.js')).fsOutlineTool)),
-  lazy('fs_references', 'hashline', async () => as((await import('./fs-references.js')).fsReferencesTool)),
+  lazy('file_hash', 'boundary', async () => as((await import('./boundary/file-hash.js')).fileHashTool)),
+  lazy('file_capabilities', 'boundary', async () => as((await import('./boundary/file-capabilities.js')).fileCapabilitiesTool)),
+  lazy('file_read', 'boundary', async () => as((await import('./boundary/file-read.js')).fileReadTool)),
+  lazy('file_write', 'boundary', async () => as((await import('./boundary/file-write.js')).fileWriteTool)),
+  lazy('file_patch', 'boundary', async () => as((await import('./boundary/file-patch.js')).filePatchTool)),
+  lazy('file_rename', 'boundary', async () => as((await import('./boundary/file-rename.js')).fileRenameTool)),
+  lazy('file_chattr', 'boundary', async () => as((await import('./boundary/file-chattr.js')).fileChattrTool)),
+  lazy('file_delete', 'boundary', async () => as((await import('./boundary/file-delete.js')).fileDeleteTool)),
+  lazy('fs_read', 'hashline', async () => as((await import('./hashline/fs-read.js')).fsReadTool)),
+  lazy('fs_write', 'hashline', async () => as((await import('./hashline/fs-write.js')).fsWriteTool)),
+  lazy('fs_ast_edit', 'hashline', async () => as((await import('./hashline/fs-ast-edit.js')).fsAstEditTool)),
+  lazy('fs_edit', 'hashline', async () => as((await import('./hashline/fs-edit.js')).fsEditTool)),
+  lazy('fs_rollback', 'hashline', async () => as((await import('./hashline/fs-rollback.js')).fsRollbackTool)),
+  lazy('fs_list', 'hashline', async () => as((await import('./navigation/fs-list.js')).fsListTool)),
+  lazy('fs_search', 'hashline', async () => as((await import('./navigation/fs-search.js')).fsSearchTool)),
+  lazy('fs_outline', 'hashline', async () => as((await import('./navigation/fs-outline.js')).fsOutlineTool)),
+  lazy('fs_references', 'hashline', async () => as((await import('./navigation/fs-references.js')).fsReferencesTool)),
 ];
 
 /** The lazy entries named by `selection` (the rule of tools/registry.ts `selectTools`). */

@@ -1,8 +1,8 @@
 // The selection rule of `--tools` (tool names and/or family names), over anything that has a name
 // and a family: the tool definitions (tools/registry.ts) or their lazy entries (tools/tool-loaders.ts).
 
-import { FAMILIES, type Family } from '../core/config.js';
-import { HashlineError } from '../core/errors.js';
+import { FAMILIES, type Family } from '../core/config/config.js';
+import { HashlineError } from '../core/errors/errors.js';
 
 export interface NamedTool {
   readonly name: string;

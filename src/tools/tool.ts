@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
-import type { Family } from '../core/config.js';
+import type { Family } from '../core/config/config.js';
 import type { Engine } from './engine.js';
 
 export interface Progress {

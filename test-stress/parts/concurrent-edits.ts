@@ -7,7 +7,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ERROR_CODES } from '../../src/core/errors.js';
+import { ERROR_CODES } from '../../src/core/errors/errors.js';
 import { connect, listedTools, textOf, type Session } from '../lib/hashline.js';
 import type { StressPlan } from '../lib/scale.js';
 

@@ -93,10 +93,10 @@ const bound = fc.oneof(
 
 export const rangeTarget: FuzzTarget = {
   name: 'range rule (lineWindow, sliceLines, parseLineRange)',
-  modules: ['src/core/line-window.ts', 'src/core/line-range.ts'],
+  modules: ['src/core/read/line-window.ts', 'src/core/read/line-range.ts'],
   async load() {
-    const { lineWindow, sliceLines } = await mod<typeof import('../../src/core/line-window.js')>('src/core/line-window.ts');
-    const { parseLineRange } = await mod<typeof import('../../src/core/line-range.js')>('src/core/line-range.ts');
+    const { lineWindow, sliceLines } = await mod<typeof import('../../src/core/read/line-window.js')>('src/core/read/line-window.ts');
+    const { parseLineRange } = await mod<typeof import('../../src/core/read/line-range.js')>('src/core/read/line-range.ts');
     const rangeText = fc.array(fc.tuple(num, fc.constantFrom('-', '', '--', ' - ', '..'), fc.option(num)), { maxLength: 4 }).map((parts) =>
       parts.map(([a, s, b]) => `${a}${s}${b ?? ''}`).join(','),
     );
@@ -123,9 +123,9 @@ const segment = fc.oneof(
 
 export const guardTarget: FuzzTarget = {
   name: 'path guard, lexical half (assertPathForm, normalizeLexical, decide)',
-  modules: ['src/core/path-policy.ts'],
+  modules: ['src/core/config/path-policy.ts'],
   async load() {
-    const { assertPathForm, normalizeLexical, decide } = await mod<typeof import('../../src/core/path-policy.js')>('src/core/path-policy.ts');
+    const { assertPathForm, normalizeLexical, decide } = await mod<typeof import('../../src/core/config/path-policy.js')>('src/core/config/path-policy.ts');
     const config = { root: '/r/root', allow: ['/r/allowed/file'], block: ['/r/root/blocked'], readAllow: undefined, readBlock: undefined };
     const pathArb = fc.oneof(
       fc.tuple(fc.boolean(), fc.array(segment, { maxLength: 8 })).map(([abs, segs]) => `${abs ? '/' : ''}${segs.join('/')}`),

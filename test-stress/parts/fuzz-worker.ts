@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import fc from 'fast-check';
-import { isHashlineError } from '../../src/core/errors.js';
+import { isHashlineError } from '../../src/core/errors/errors.js';
 import { FUZZ_TARGETS } from './fuzz-targets.js';
 
 interface Job {

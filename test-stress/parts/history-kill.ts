@@ -11,7 +11,7 @@ import path from 'node:path';
 import { connect, textOf, type Session } from '../lib/hashline.js';
 import type { StressPlan } from '../lib/scale.js';
 import { versionText } from '../lib/versions.js';
-import { historyStoreFor } from '../../src/io/history-file.js';
+import { historyStoreFor } from '../../src/io/history/history-file.js';
 
 const nodeRequire = createRequire(import.meta.url);
 

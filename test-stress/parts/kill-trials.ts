@@ -14,7 +14,7 @@ import { startDaemon, type Daemon } from '../lib/daemon.js';
 import type { StressPlan } from '../lib/scale.js';
 import { scanTree, sha1 } from '../lib/tree-scan.js';
 import { isLockName } from '../../src/core/lock-names.js';
-import { ownerState, parseOwner } from '../../src/io/lock-owner.js';
+import { ownerState, parseOwner } from '../../src/io/locks/lock-owner.js';
 import { versionText } from '../lib/versions.js';
 
 /** Allowed content hashes per relative path. */

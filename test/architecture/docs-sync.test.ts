@@ -7,11 +7,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { renderDocs, spliceToolTable } from '../../scripts/docs/render-all.js';
 import { renderErrorsDoc } from '../../scripts/docs/render-errors.js';
-import { CODES } from '../../src/core/codes.js';
+import { CODES } from '../../src/core/errors/codes.js';
 import { ALL_TOOLS } from '../../src/tools/registry.js';
 import { REPO } from '../helpers/mcp-client.js';
 
-test('docs/errors.md lists exactly the code table (run `npm run docs` after changing src/core/codes.ts)', () => {
+test('docs/errors.md lists exactly the code table (run `npm run docs` after changing src/core/errors/codes.ts)', () => {
   const page = readFileSync(path.join(REPO, 'docs/errors.md'), 'utf8');
   assert.equal(page, renderErrorsDoc());
   for (const code of Object.keys(CODES)) assert.match(page, new RegExp(`\\| \`${code}\` \\|`), code);

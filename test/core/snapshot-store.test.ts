@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { DEFAULT_LIMITS, recordableText, SnapshotStore, utf8Length } from '../../src/core/history/snapshot-store.js';
 import { MAX_PATHS, MAX_SNAPSHOT_BYTES, MAX_VERSIONS_PER_PATH } from '../../src/core/history/limits.js';
-import { computeTag } from '../../src/core/tag.js';
+import { computeTag } from '../../src/core/text/tag.js';
 
 test('limits are the spec values', () => {
   assert.equal(MAX_PATHS, 50);

@@ -18,7 +18,7 @@ import { Rng } from '../../bench/fidelity/rng.js';
 import { QUOTE_SCENARIOS } from '../../bench/fidelity/quote-scenarios.js';
 import { prepareEdits, runAll, type TaskResult } from '../../bench/fidelity/runner.js';
 import { SCENARIOS } from '../../bench/fidelity/scenarios.js';
-import { computeTag } from '../../src/core/tag.js';
+import { computeTag } from '../../src/core/text/tag.js';
 import { CLI_SOURCE, REPO } from '../helpers/mcp-client.js';
 
 const EDITS = 50;

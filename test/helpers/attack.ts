@@ -1,9 +1,9 @@
 // Runs one attack path against the guarded I/O: a read through the guard and a verified open, and
 // an atomic write of a marker through the guard. Reports what each attempt did.
 
-import { toHashlineError } from '../../src/core/errors.js';
+import { toHashlineError } from '../../src/core/errors/errors.js';
 import { writeAtomic } from '../../src/io/atomic-write.js';
-import { readVerified } from '../../src/io/open-verified.js';
+import { readVerified } from '../../src/io/guard/open-verified.js';
 import type { Engine } from '../../src/tools/engine.js';
 
 export const MARKER = 'PWNED-BY-ATTACK';

@@ -2,7 +2,7 @@
 // and a sandbox-plus-engine setup whose sandbox is removed after each test.
 
 import { afterEach } from 'node:test';
-import { mergeConfig, type ConfigFile } from '../../src/core/config.js';
+import { mergeConfig, type ConfigFile } from '../../src/core/config/config.js';
 import { createEngine, type Engine } from '../../src/tools/engine.js';
 import type { CallContext } from '../../src/tools/tool.js';
 import { makeSandbox, type Sandbox } from './tmp-tree.js';

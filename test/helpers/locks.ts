@@ -7,9 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lockNameFor } from '../../src/core/lock-names.js';
-import { selfIdentity } from '../../src/io/lock-owner.js';
+import { selfIdentity } from '../../src/io/locks/lock-owner.js';
 
-export const LOCK_MODULE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/io/file-lock.ts');
+export const LOCK_MODULE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/io/locks/file-lock.ts');
 
 /** A fresh real temp directory. */
 export const tempDir = (prefix: string, base = os.tmpdir()) => realpathSync(mkdtempSync(path.join(base, prefix)));

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { HashlineError } from '../../src/core/errors.js';
-import { lineWindow } from '../../src/core/line-window.js';
+import { HashlineError } from '../../src/core/errors/errors.js';
+import { lineWindow } from '../../src/core/read/line-window.js';
 import { HashlineClient } from '../../src/http/client.js';
 import { type Daemon, q, startDaemon } from './harness.js';
 

@@ -2,7 +2,7 @@
 // counter, for the tests under test/http and test/security.
 
 import path from 'node:path';
-import { mergeConfig } from '../../src/core/config.js';
+import { mergeConfig } from '../../src/core/config/config.js';
 import { createHttpServer, type HttpServerOptions } from '../../src/http/server.js';
 import { createEngine, type Engine } from '../../src/tools/engine.js';
 import { ALL_TOOLS } from '../../src/tools/registry.js';

@@ -10,9 +10,9 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_MESSAGE_BYTES } from '../../src/core/config.js';
+import { MAX_MESSAGE_BYTES } from '../../src/core/config/config.js';
 import { diffLeftOut } from '../../src/core/messages/edit.js';
-import { computeTag } from '../../src/core/tag.js';
+import { computeTag } from '../../src/core/text/tag.js';
 import { CLI_SOURCE, REPO } from '../helpers/mcp-client.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { toHashlineError } from '../../src/core/errors.js';
+import { toHashlineError } from '../../src/core/errors/errors.js';
 import { TEMP_MARKER, writeAtomic } from '../../src/io/atomic-write.js';
 import { engineFor } from '../helpers/engine.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';

@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
 import * as msg from '../../src/core/messages/edit.js';
-import { computeTag } from '../../src/core/tag.js';
+import { computeTag } from '../../src/core/text/tag.js';
 import { connectMcp, textOf } from '../helpers/mcp-client.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 

@@ -8,10 +8,10 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_MESSAGE_BYTES } from '../../src/core/config.js';
+import { MAX_MESSAGE_BYTES } from '../../src/core/config/config.js';
 import { diffOmitted } from '../../src/core/messages/ast-edit.js';
 import { diffLeftOut } from '../../src/core/messages/edit.js';
-import { computeTag } from '../../src/core/tag.js';
+import { computeTag } from '../../src/core/text/tag.js';
 import { connectMcp, textOf, type McpSession } from '../helpers/mcp-client.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 

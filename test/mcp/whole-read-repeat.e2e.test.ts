@@ -1,5 +1,5 @@
 // Whole reads of the same file over MCP stdio (the official SDK client against a spawned server):
-// the reply of a repeated read (the lines kept by io/whole-read-cache.ts, the long text's bytes
+// the reply of a repeated read (the lines kept by io/read/whole-read-cache.ts, the long text's bytes
 // kept by the stdio encoder) is exactly the first one, and a change of the bytes (the same size,
 // the same mtime) shows at once, in the text block and in structuredContent alike.
 
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { computeTag } from '../../src/core/tag.js';
+import { computeTag } from '../../src/core/text/tag.js';
 import { connectMcp, textOf, type McpSession } from '../helpers/mcp-client.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 

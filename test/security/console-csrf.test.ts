@@ -9,7 +9,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { callTool } from '../../src/api/call-tool.js';
-import { fsWriteTool } from '../../src/tools/fs-write.js';
+import { fsWriteTool } from '../../src/tools/hashline/fs-write.js';
 import { startDaemon } from '../http/harness.js';
 import { login } from '../http/console/console-session.js';
 

@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { callTool } from '../../src/api/call-tool.js';
-import { mergeConfig } from '../../src/core/config.js';
+import { mergeConfig } from '../../src/core/config/config.js';
 import { createEngine } from '../../src/tools/engine.js';
-import { fsReadTool } from '../../src/tools/fs-read.js';
-import { fsWriteTool } from '../../src/tools/fs-write.js';
+import { fsReadTool } from '../../src/tools/hashline/fs-read.js';
+import { fsWriteTool } from '../../src/tools/hashline/fs-write.js';
 import { login } from '../http/console/console-session.js';
 import { readEvents } from '../http/console/sse-reader.js';
 import { startDaemon } from '../http/harness.js';

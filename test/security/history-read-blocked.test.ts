@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { computeTag } from '../../src/core/tag.js';
+import { computeTag } from '../../src/core/text/tag.js';
 import { CLI_SOURCE, connectMcp, REPO, textOf } from '../helpers/mcp-client.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 

@@ -16,7 +16,7 @@ import { lockOf, procStart, recordOf } from '../helpers/locks.js';
 import { connectMcp, textOf, type McpSession } from '../helpers/mcp-client.js';
 import { makeSandbox, snapshotTree, type Sandbox } from '../helpers/tmp-tree.js';
 import { type Daemon, q, startDaemon } from '../http/harness.js';
-import { rawTar } from '../http/raw-tar.js';
+import { rawTar } from '../http/tar/raw-tar.js';
 import { assertRefusedUntouched } from './tar-attack.js';
 
 /** A lock held by a live process (this test's parent) on src/c.txt, and a family name that looks like source. */

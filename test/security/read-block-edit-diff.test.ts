@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { readBlocked } from '../../src/core/messages/edit.js';
-import { computeTag } from '../../src/core/tag.js';
+import { computeTag } from '../../src/core/text/tag.js';
 import { connectMcp, type McpSession } from '../helpers/mcp-client.js';
 import { makeSandbox, snapshotTree, type Sandbox } from '../helpers/tmp-tree.js';
 

@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runTool } from '../../src/mcp/server.js';
-import { fileRenameTool } from '../../src/tools/file-rename.js';
+import { fileRenameTool } from '../../src/tools/boundary/file-rename.js';
 import type { ToolDefinition } from '../../src/tools/tool.js';
 import { callContext, engineFor } from '../helpers/engine.js';
 import { makeSandbox, snapshotTree } from '../helpers/tmp-tree.js';

@@ -2,7 +2,7 @@
 // for a write) and keeps the owner. Before, a rewrite copied the old mode: as root, a root-owned
 // setuid program rewritten with new content stayed setuid root (the bits fell only as a side effect
 // of fchown when the owner was someone else); `PUT ...&mode=6777` made one outright (refused now,
-// test/http/file-routes.test.ts). HTTP PUT and, over /mcp, fs_write, fs_edit and fs_ast_edit.
+// test/http/file/file-routes.test.ts). HTTP PUT and, over /mcp, fs_write, fs_edit and fs_ast_edit.
 
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, beforeEach, test } from 'node:test';
-import { toHashlineError } from '../../src/core/errors.js';
-import { walkTree } from '../../src/http/tar-walk.js';
-import { TreeTarStream } from '../../src/http/tar-writer.js';
+import { toHashlineError } from '../../src/core/errors/errors.js';
+import { walkTree } from '../../src/http/tar/tar-walk.js';
+import { TreeTarStream } from '../../src/http/tar/tar-writer.js';
 import { writeAtomic } from '../../src/io/atomic-write.js';
-import { readVerified } from '../../src/io/open-verified.js';
-import { fsReadTool } from '../../src/tools/fs-read.js';
+import { readVerified } from '../../src/io/guard/open-verified.js';
+import { fsReadTool } from '../../src/tools/hashline/fs-read.js';
 import { attack } from '../helpers/attack.js';
 import { flipDirectory as flipDirectoryUntil, type Flipper } from '../helpers/dir-flipper.js';
 import { callContext, engineFor } from '../helpers/engine.js';
@@ -130,7 +130,7 @@ test('a symbol search while a directory flips to a link to outside never shows t
 });
 
 test('a file replaced by rename after the open is not a swap: the read gets the version it opened', async () => {
-  const { openVerified } = await import('../../src/io/open-verified.js');
+  const { openVerified } = await import('../../src/io/guard/open-verified.js');
   const engine = await engineFor(sb.root);
   const rp = await engine.guard.resolve('victim.txt', 'read');
   const vh = await openVerified(engine.guard, rp, 'read');
@@ -141,7 +141,7 @@ test('a file replaced by rename after the open is not a swap: the read gets the 
   } finally {
     await vh.handle.close();
   }
-  const { isOpenedPath } = await import('../../src/io/open-verified.js');
+  const { isOpenedPath } = await import('../../src/io/guard/open-verified.js');
   assert.equal(isOpenedPath('/r/a.txt (deleted)', '/r/a.txt'), true);
   assert.equal(isOpenedPath('/outside/a.txt (deleted)', '/r/a.txt'), false);
   assert.equal(isOpenedPath('/r/a.txt.bak', '/r/a.txt'), false);

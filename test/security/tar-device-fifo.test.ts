@@ -1,7 +1,7 @@
 // PUT /v1/fs/tar: character and block devices and fifos (headers written by hand; packers refuse).
 
 import { after, before, test } from 'node:test';
-import { rawTar } from '../http/raw-tar.js';
+import { rawTar } from '../http/tar/raw-tar.js';
 import { type Daemon, startDaemon } from '../http/harness.js';
 import { assertRefusedUntouched } from './tar-attack.js';
 

@@ -1,5 +1,5 @@
 // Attack: PUT /v1/fs/tar verifies each directory of the extraction once and then holds it open
-// (src/http/tar-dirs.ts). A racing process flips a directory the members go into between the real
+// (src/http/tar/tar-dirs.ts). A racing process flips a directory the members go into between the real
 // directory and a link to outside while the archive is written. Every use of a held directory
 // checks its descriptor first, so a flipped directory is looked at again and the link refused:
 // nothing lands outside, whatever the interleaving, and a refusal is a coded error.
@@ -10,13 +10,13 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
-import { isHashlineError } from '../../src/core/errors.js';
+import { isHashlineError } from '../../src/core/errors/errors.js';
 import { resolveLimits } from '../../src/http/limits.js';
-import { extractTarFromRequest } from '../../src/http/tar-extract.js';
+import { extractTarFromRequest } from '../../src/http/tar/tar-extract.js';
 import { flipDirectory } from '../helpers/dir-flipper.js';
 import { engineFor } from '../helpers/engine.js';
 import { makeSandbox, snapshotTree } from '../helpers/tmp-tree.js';
-import { rawTar, type RawMember } from '../http/raw-tar.js';
+import { rawTar, type RawMember } from '../http/tar/raw-tar.js';
 
 function request(body: Uint8Array): IncomingMessage {
   return Object.assign(Readable.from([Buffer.from(body)]), { headers: {}, complete: true }) as unknown as IncomingMessage;

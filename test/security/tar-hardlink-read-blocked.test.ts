@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { linkTargetUnreadable } from '../../src/core/messages/http.js';
-import { rawTar } from '../http/raw-tar.js';
+import { rawTar } from '../http/tar/raw-tar.js';
 import { type Daemon, q, startDaemon } from '../http/harness.js';
 import { assertRefusedUntouched } from './tar-attack.js';
 

@@ -10,10 +10,10 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { isWithin } from '../../src/core/path-policy.js';
+import { isWithin } from '../../src/core/config/path-policy.js';
 import { snapshotTree } from '../helpers/tmp-tree.js';
 import { type Daemon, q, startDaemon } from '../http/harness.js';
-import { rawTar } from '../http/raw-tar.js';
+import { rawTar } from '../http/tar/raw-tar.js';
 
 let d: Daemon;
 let work: string;

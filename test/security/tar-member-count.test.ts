@@ -2,7 +2,7 @@
 // 413 before anything is written.
 
 import { after, before, test } from 'node:test';
-import { rawTar } from '../http/raw-tar.js';
+import { rawTar } from '../http/tar/raw-tar.js';
 import { type Daemon, startDaemon } from '../http/harness.js';
 import { assertRefusedUntouched } from './tar-attack.js';
 

@@ -11,9 +11,9 @@ import { execFileSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, beforeEach, test } from 'node:test';
-import { PrefetchHold } from '../../src/http/prefetch-budget.js';
-import { walkTree } from '../../src/http/tar-walk.js';
-import { TreeTarStream } from '../../src/http/tar-writer.js';
+import { PrefetchHold } from '../../src/http/tar/prefetch-budget.js';
+import { walkTree } from '../../src/http/tar/tar-walk.js';
+import { TreeTarStream } from '../../src/http/tar/tar-writer.js';
 import { engineFor } from '../helpers/engine.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 

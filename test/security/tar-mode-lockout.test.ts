@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Pack } from 'tar';
 import { type Daemon, q, startDaemon } from '../http/harness.js';
-import { rawTar } from '../http/raw-tar.js';
+import { rawTar } from '../http/tar/raw-tar.js';
 
 let d: Daemon;
 before(async () => {

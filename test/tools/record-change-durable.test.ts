@@ -8,11 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync, renameSyn
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
-import { mergeConfig } from '../../src/core/config.js';
+import { mergeConfig } from '../../src/core/config/config.js';
 import { runTool } from '../../src/mcp/server.js';
 import { createEngine, engineForCall, type Engine } from '../../src/tools/engine.js';
-import { fileWriteTool } from '../../src/tools/file-write.js';
-import { fsRollbackTool } from '../../src/tools/fs-rollback.js';
+import { fileWriteTool } from '../../src/tools/boundary/file-write.js';
+import { fsRollbackTool } from '../../src/tools/hashline/fs-rollback.js';
 import { recordChange, recordRename } from '../../src/tools/record-change.js';
 import { callContext } from '../helpers/engine.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';

@@ -2,7 +2,7 @@
 // fs_edit DSL; the tag is the one `hashline read` (or `hashline hash`) showed.
 
 import { readFileSync } from 'node:fs';
-import { fsEditTool } from '../../tools/fs-edit.js';
+import { fsEditTool } from '../../tools/hashline/fs-edit.js';
 import { usageError } from '../options.js';
 import { EXIT_OK, EXIT_REFUSED, json, oneShot, openLocal, out, style, styleDiff, warn } from './local-engine.js';
 

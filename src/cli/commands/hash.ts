@@ -2,10 +2,10 @@
 // both streamed. The text is recorded in the history kept across runs, so `hashline edit --tag`
 // accepts the tag shown.
 
-import { toHashlineError } from '../../core/errors.js';
-import { loadTextFile } from '../../io/text-file.js';
-import { loadLines } from '../../io/read-lines.js';
-import { sha256File } from '../../io/sha256-file.js';
+import { toHashlineError } from '../../core/errors/errors.js';
+import { loadTextFile } from '../../io/read/text-file.js';
+import { loadLines } from '../../io/read/read-lines.js';
+import { sha256File } from '../../io/read/sha256-file.js';
 import { usageError } from '../options.js';
 import { EXIT_OK, EXIT_REFUSED, json, openLocal, out, style, warn } from './local-engine.js';
 

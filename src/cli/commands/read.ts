@@ -1,6 +1,6 @@
 // `hashline read PATH [--lines A-B | --symbol NAME [--full]]`: fs_read for people and scripts.
 
-import { fsReadTool } from '../../tools/fs-read.js';
+import { fsReadTool } from '../../tools/hashline/fs-read.js';
 import { usageError } from '../options.js';
 import { EXIT_OK, EXIT_REFUSED, json, oneShot, openLocal, out, styleRead, warn } from './local-engine.js';
 

@@ -1,8 +1,8 @@
 // `hashline rollback PATH [--to TAG]`: fs_rollback for people and scripts, over the history kept
 // across runs. Without --to, the version before the current one.
 
-import { toHashlineError } from '../../core/errors.js';
-import { fsRollbackTool } from '../../tools/fs-rollback.js';
+import { toHashlineError } from '../../core/errors/errors.js';
+import { fsRollbackTool } from '../../tools/hashline/fs-rollback.js';
 import { usageError } from '../options.js';
 import { EXIT_OK, EXIT_REFUSED, json, oneShot, openLocal, out, style, warn } from './local-engine.js';
 

@@ -3,10 +3,10 @@
 // back, so untouched lines keep their terminators and new lines get the file's (a CRLF file stays
 // CRLF). The line sources of the edits come along, so the diff is read off them.
 
-import type { AiderMatcher } from '../config-schema.js';
-import { lfOffsets } from '../lf-offsets.js';
-import { composeSources, lineSources } from '../line-sources.js';
-import { applyEdits } from '../text-edits.js';
+import type { AiderMatcher } from '../config/config-schema.js';
+import { lfOffsets } from '../text/lf-offsets.js';
+import { composeSources, lineSources } from '../text/line-sources.js';
+import { applyEdits } from '../text/text-edits.js';
 import { placeBlock } from './cascade.js';
 import type { AiderBlock, CascadeOutcome, Placement } from './types.js';
 

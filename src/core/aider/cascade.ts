@@ -6,8 +6,8 @@
 // would have (aider_matcher_disabled), and the region most like the search is reported. Pure: text
 // in, placement out; the replacement is inserted literally.
 
-import type { AiderMatcher } from '../config-schema.js';
-import { lfText } from '../text-doc.js';
+import type { AiderMatcher } from '../config/config-schema.js';
+import { lfText } from '../text/text-doc.js';
 import { exactStep } from './exact.js';
 import { fuzzyStep, type FuzzyResult } from './fuzzy.js';
 import { indentationStep } from './indentation.js';

@@ -2,8 +2,8 @@
 // starts and ends, which line holds an offset, and the edit that replaces a window of whole lines
 // with a block's replacement (keeping or dropping the window's final newline as the search did).
 
-import { lineAt, lineStarts } from '../line-sources.js';
-import type { TextEdit } from '../text-edits.js';
+import { lineAt, lineStarts } from '../text/line-sources.js';
+import type { TextEdit } from '../text/text-edits.js';
 import type { LineSpan } from './types.js';
 
 export class LineIndex {

@@ -7,7 +7,7 @@
 // lines after that one line say nothing about depth; a non-blank one, matched as it stands, says
 // the quote's later lines are at the file's depth, so the replacement is then taken as written.)
 
-import type { TextEdit } from '../text-edits.js';
+import type { TextEdit } from '../text/text-edits.js';
 import { blockLines } from './line-index.js';
 
 /** `line`: at a line's start; `indent`: after only blanks; `word`: inside a word; `inside`: after other text. */

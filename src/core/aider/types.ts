@@ -2,8 +2,8 @@
 // text, as data) or a reason it could not be placed comes out. Line numbers are 1-based and
 // inclusive; offsets are UTF-16 code units of the LF text.
 
-import type { AiderMatcher } from '../config-schema.js';
-import type { TextEdit } from '../text-edits.js';
+import type { AiderMatcher } from '../config/config-schema.js';
+import type { TextEdit } from '../text/text-edits.js';
 
 /** How a block was placed: one of the configurable matchers, or an append (empty search). */
 export type AiderMethod = AiderMatcher | 'append';

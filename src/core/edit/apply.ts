@@ -5,10 +5,10 @@
 // head rows first, tail rows last. The output is a list of pieces (kept line i, or new text), so
 // `materialize` can give every kept line its original bytes and terminator.
 
-import { HashlineError } from '../errors.js';
+import { HashlineError } from '../errors/errors.js';
 import * as msg from '../messages/edit.js';
-import { hasEscapedBytes } from '../text-codec.js';
-import type { TextDoc } from '../text-doc.js';
+import { hasEscapedBytes } from '../text/text-codec.js';
+import type { TextDoc } from '../text/text-doc.js';
 import type { Hunk, Piece } from './ops.js';
 
 /** The lines of an LF text (a trailing newline ends the last line; it adds none). */

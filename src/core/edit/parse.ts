@@ -1,8 +1,8 @@
 // The edit DSL parser: `ops` text → an EditPlan. It only reads; it never looks at the file.
 // Diagnostics are coded `edit_parse_error`s that name the 1-based line of the `ops` text.
 
-import { HashlineError } from '../errors.js';
-import { hasLoneSurrogate } from '../text-codec.js';
+import { HashlineError } from '../errors/errors.js';
+import { hasLoneSurrogate } from '../text/text-codec.js';
 import * as msg from '../messages/edit.js';
 import type { EditOp, EditPlan } from './ops.js';
 

@@ -4,8 +4,8 @@
 // The layout follows jsdiff's structuredPatch with 3 context lines (regions closer than 2×context
 // share a hunk; removals before additions; `\ No newline at end of file` after an unterminated line).
 
-import { displayText } from '../text-codec.js';
-import { DIFF_CONTEXT_LINES } from '../unified-diff.js';
+import { displayText } from '../text/text-codec.js';
+import { DIFF_CONTEXT_LINES } from '../text/unified-diff.js';
 import type { Piece } from './ops.js';
 
 export interface DiffSide {

@@ -2,7 +2,7 @@
 // every line number is checked against the file, and two hunks on one anchor are refused.
 // Nothing is skipped silently: every problem is a coded error (STYLE.md, "Edits are data").
 
-import { HashlineError } from '../errors.js';
+import { HashlineError } from '../errors/errors.js';
 import * as msg from '../messages/edit.js';
 import type { BlockResolver, EditOp, Hunk } from './ops.js';
 

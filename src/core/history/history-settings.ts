@@ -1,8 +1,8 @@
 // Where the history is kept and for how long: the `--history` flag over the configuration's
 // `[history]` section, with every default filled in. Durable (SQLite) by default.
 
-import type { ConfigDoc, HistoryStoreKind } from '../config-schema.js';
-import { HashlineError } from '../errors.js';
+import type { ConfigDoc, HistoryStoreKind } from '../config/config-schema.js';
+import { HashlineError } from '../errors/errors.js';
 
 export interface HistorySettings {
   readonly store: HistoryStoreKind;

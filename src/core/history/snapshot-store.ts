@@ -4,7 +4,7 @@
 // are keyed by their text, not their tag: two texts with the same 16-bit tag are two versions.
 // Pure data: it forgets everything when the process ends.
 
-import { computeTag } from '../tag.js';
+import { computeTag } from '../text/tag.js';
 import type { HistoryLimits, HistoryStatus, HistoryStore, RecordOptions, Version } from './history-store.js';
 import { MAX_PATHS, MAX_SNAPSHOT_BYTES, MAX_VERSIONS_PER_PATH } from './limits.js';
 

@@ -4,7 +4,7 @@
 // as they are now. Line numbers "as read" are those of the agent's read; "now" those of the file.
 
 import * as msg from '../messages/edit.js';
-import { displayText } from '../text-codec.js';
+import { displayText } from '../text/text-codec.js';
 import type { HunkFailure } from './place.js';
 
 /** Hunks explained at most (the rest are counted). */

@@ -1,7 +1,7 @@
 // The context windows of a rejected stale edit: the live lines around each anchor, numbered like
 // a read (`N| text`), anchor lines marked with `*`, gaps between windows shown as `...`.
 
-import { displayText } from '../text-codec.js';
+import { displayText } from '../text/text-codec.js';
 
 /** Lines shown on each side of an anchor. */
 export const MISMATCH_CONTEXT = 2;

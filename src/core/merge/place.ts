@@ -15,7 +15,7 @@
 // N" and "before the line that followed N" are no longer the same place). A hunk that cannot be
 // placed, or placed hunks that now meet, fail with a reason.
 
-import { HashlineError } from '../errors.js';
+import { HashlineError } from '../errors/errors.js';
 import type { Hunk } from '../edit/ops.js';
 import { checkConflicts } from '../edit/plan.js';
 import { LineIndex, placeWindow, type Window } from './anchor.js';

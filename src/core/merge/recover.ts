@@ -11,7 +11,7 @@
 // is no place. Failing that, a rejection that says what changed and which call to make next,
 // with the current lines around the anchors. Pure: the caller loads, locks and writes.
 
-import { HashlineError } from '../errors.js';
+import { HashlineError } from '../errors/errors.js';
 import * as msg from '../messages/edit.js';
 import { applyHunks, isIdentity, textLines } from '../edit/apply.js';
 import { onlyHeadTail, type BlockResolver, type EditOp, type Hunk, type Piece } from '../edit/ops.js';

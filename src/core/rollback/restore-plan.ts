@@ -11,7 +11,7 @@
 //
 // Versions are matched by text, never by tag alone (two texts may share a 16-bit tag).
 
-import { HashlineError } from '../errors.js';
+import { HashlineError } from '../errors/errors.js';
 import * as msg from '../messages/rollback.js';
 
 export interface RestoreVersion {

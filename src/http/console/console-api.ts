@@ -5,13 +5,13 @@
 // sentence, which /console/api/session also gives for the page to show.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HashlineError } from '../../core/errors.js';
+import { HashlineError } from '../../core/errors/errors.js';
 import type { HistoryQuery } from '../../core/history/history-store.js';
 import { historyUnavailable, JSON_BODY_REQUIRED } from '../../core/messages/console.js';
 import type { Engine } from '../../tools/engine.js';
 import { VERSION } from '../../version.js';
-import { readBody } from '../request-body.js';
-import type { ConsoleAuth } from './console-auth.js';
+import { readBody } from '../file/request-body.js';
+import type { ConsoleAuth } from './auth/console-auth.js';
 import { rollbackToVersion } from './console-rollback.js';
 import { EventStream } from './event-stream.js';
 import { type FeedFilter, feedFilter, FeedFollower } from './feed-follower.js';

@@ -6,12 +6,12 @@
 // `seen` by the console), so the tag names exactly the text of that id. Text versions only.
 
 import { randomUUID } from 'node:crypto';
-import { HashlineError } from '../../core/errors.js';
+import { HashlineError } from '../../core/errors/errors.js';
 import { binaryNotRestorable } from '../../core/messages/console.js';
-import { decodeBytes } from '../../core/text-codec.js';
+import { decodeBytes } from '../../core/text/text-codec.js';
 import { engineForCall, type Engine } from '../../tools/engine.js';
-import { fsRollbackTool } from '../../tools/fs-rollback.js';
-import type { RollbackResult } from '../../tools/hashline-results.js';
+import { fsRollbackTool } from '../../tools/hashline/fs-rollback.js';
+import type { RollbackResult } from '../../tools/hashline/hashline-results.js';
 import type { VersionReader } from './version-reader.js';
 
 export interface RollbackRequest {

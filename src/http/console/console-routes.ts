@@ -5,17 +5,17 @@
 // the bearer check does not apply here: the console has its own sessions (console-auth.ts).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HashlineError } from '../../core/errors.js';
+import { HashlineError } from '../../core/errors/errors.js';
 import { tooManyAttempts, WRONG_TOKEN } from '../../core/messages/console.js';
 import type { Engine } from '../../tools/engine.js';
-import { readBody } from '../request-body.js';
+import { readBody } from '../file/request-body.js';
 import { type ConsoleApi, registerConsoleApi } from './console-api.js';
 import { type AssetName, ASSET_NAMES, consoleAssets } from './console-assets.js';
-import { ConsoleAuth } from './console-auth.js';
-import { LoginLimiter } from './login-limiter.js';
-import { loginPage } from './login-page.js';
-import { consoleHeaders } from './security-headers.js';
-import { SessionStore } from './session-store.js';
+import { ConsoleAuth } from './auth/console-auth.js';
+import { LoginLimiter } from './auth/login-limiter.js';
+import { loginPage } from './auth/login-page.js';
+import { consoleHeaders } from './auth/security-headers.js';
+import { SessionStore } from './auth/session-store.js';
 
 export interface ConsoleOptions {
   /** The daemon's token; undefined: an open console (the daemon then listens on loopback only). */

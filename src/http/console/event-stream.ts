@@ -4,7 +4,7 @@
 // the server closes it.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RAW_CONSOLE_HEADERS } from './security-headers.js';
+import { RAW_CONSOLE_HEADERS } from './auth/security-headers.js';
 
 export const KEEPALIVE_MS = 15_000;
 

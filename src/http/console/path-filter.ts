@@ -3,8 +3,8 @@
 // timeline names a path, it opens nothing; what may be shown is decided per entry by the read policy.
 
 import path from 'node:path';
-import { isWithin } from '../../core/path-policy.js';
-import type { PathGuard } from '../../io/path-guard.js';
+import { isWithin } from '../../core/config/path-policy.js';
+import type { PathGuard } from '../../io/guard/path-guard.js';
 
 export function historyKeyOf(guard: PathGuard, input: string): string {
   const trimmed = input.trim();

@@ -5,9 +5,9 @@
 // counts as an empty file). Texts are cached by SHA-256 (a content address never changes).
 
 import type { HistoryQuery, LogEntry, StoredContent } from '../../core/history/history-store.js';
-import { HashlineError } from '../../core/errors.js';
+import { HashlineError } from '../../core/errors/errors.js';
 import { contentRefused, noStoredContent, notThisRoot } from '../../core/messages/console.js';
-import { decodeBytes } from '../../core/text-codec.js';
+import { decodeBytes } from '../../core/text/text-codec.js';
 import type { Engine } from '../../tools/engine.js';
 import { countChanges, diffVersions, type LineCounts, type VersionDiff } from './version-diff.js';
 

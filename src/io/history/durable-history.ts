@@ -21,8 +21,8 @@ import type {
   HistoryLimits, HistoryOrigin, HistoryQuery, HistoryStatus, HistoryStore, RecordKind, RecordOptions, Version,
 } from '../../core/history/history-store.js';
 import { recordableBytes, recordableText } from '../../core/history/snapshot-store.js';
-import { computeTag } from '../../core/tag.js';
-import { encodeText } from '../../core/text-codec.js';
+import { computeTag } from '../../core/text/tag.js';
+import { encodeText } from '../../core/text/text-codec.js';
 import {
   addSeen, anchorVersion, ensureRoot, logDeletion, recordVersion, renamePath, touchOp, type Op, type RecordFields,
 } from './history-sql.js';
@@ -221,7 +221,7 @@ export class DurableHistory implements HistoryStore {
     if (!(bytes !== undefined ? recordableBytes(bytes, this.limits) : this.recordable(text))) return null;
     const w = this.window(path);
     // With the bytes at hand a known text is found by its SHA-256, and its text compared only then:
-    // a text read whole may be a rope of pieces (io/line-reader.ts), and comparing it with another
+    // a text read whole may be a rope of pieces (io/read/line-reader.ts), and comparing it with another
     // text of the same length would flatten it into one large string.
     const sha = bytes !== undefined ? sha256Hex(bytes) : undefined;
     const found = sha !== undefined ? w.versions.find((v) => v.sha256 === sha && v.text === text) : w.versions.find((v) => v.text === text);

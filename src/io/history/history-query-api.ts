@@ -4,9 +4,19 @@
 
 import type { FeedQuery, HistoryQuery, LogEntry, StoredContent } from '../../core/history/history-store.js';
 import { applyRetention, contentOf, feed, newestId, stats, timeline, type Retention } from './history-queries.js';
-import type { DurableHistory } from './durable-history.js';
+import type { Runner } from './runner.js';
 
-export function makeQuery(history: DurableHistory, retention: Retention): HistoryQuery {
+/** What the queries need of the history they read (DurableHistory is one). */
+export interface QueryHost {
+  readonly sync: boolean;
+  readonly runner: Runner;
+  localCommits: number;
+  root(): number;
+  open(): Promise<unknown>;
+  flush(): Promise<void>;
+}
+
+export function makeQuery(history: QueryHost, retention: Retention): HistoryQuery {
   const rootId = async (): Promise<number> => {
     if (history.sync) return history.root();
     await history.open();

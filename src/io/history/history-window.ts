@@ -4,7 +4,7 @@
 
 import type { HistoryLimits, Version } from '../../core/history/history-store.js';
 import { decodeSeen } from '../../core/history/seen-ranges.js';
-import { decodeBytes } from '../../core/text-codec.js';
+import { decodeBytes } from '../../core/text/text-codec.js';
 import { loadBlobs, loadRankedWindow, type HeadRow, type Op } from './history-sql.js';
 import type { TextCache } from './text-cache.js';
 

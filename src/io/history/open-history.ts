@@ -16,8 +16,8 @@ import type { HistoryOrigin, HistoryStore } from '../../core/history/history-sto
 import type { HistorySettings } from '../../core/history/history-settings.js';
 import { DEFAULT_LIMITS, SnapshotStore } from '../../core/history/snapshot-store.js';
 import { NullHistory } from '../../core/history/null-history.js';
-import { isWithin } from '../../core/path-policy.js';
-import { historyFileFor, historyStoreFor, readLegacyHistory } from '../history-file.js';
+import { isWithin } from '../../core/config/path-policy.js';
+import { historyFileFor, historyStoreFor, readLegacyHistory } from './history-file.js';
 import { DurableHistory, newBatchId, type Runner } from './durable-history.js';
 import type { Retention } from './history-queries.js';
 import { LazyHistory } from './lazy-history.js';

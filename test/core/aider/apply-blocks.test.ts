@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { applyBlocks } from '../../../src/core/aider/apply-blocks.js';
-import { AIDER_MATCHERS } from '../../../src/core/config-schema.js';
-import { rewriteDiff } from '../../../src/core/rewrite-diff.js';
+import { AIDER_MATCHERS } from '../../../src/core/config/config-schema.js';
+import { rewriteDiff } from '../../../src/core/text/rewrite-diff.js';
 
 test('a CRLF text is matched on its LF form and written back in CRLF, the replacement too', () => {
   const raw = 'one\r\ntwo\r\nthree\r\n';

@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import { placeBlock } from '../../../src/core/aider/cascade.js';
 import { dmpRatio, FUZZY_MARGIN, FUZZY_THRESHOLD, fuzzyStep, windowSizes } from '../../../src/core/aider/fuzzy.js';
 import { blockLines, LineIndex } from '../../../src/core/aider/line-index.js';
-import { AIDER_MATCHERS } from '../../../src/core/config-schema.js';
-import { applyEdits } from '../../../src/core/text-edits.js';
+import { AIDER_MATCHERS } from '../../../src/core/config/config-schema.js';
+import { applyEdits } from '../../../src/core/text/text-edits.js';
 
 const WORDS = ['foo', 'bar', 'baz', 'qux', 'return', 'x', '(', ')', ';', '=', '  ', 'value', 'total'];
 const line = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 7 }).map((w) => w.join(' '));

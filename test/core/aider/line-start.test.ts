@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { placeBlock } from '../../../src/core/aider/cascade.js';
 import { matchEdit, matchStart } from '../../../src/core/aider/line-start.js';
-import { AIDER_MATCHERS } from '../../../src/core/config-schema.js';
-import { applyEdits } from '../../../src/core/text-edits.js';
+import { AIDER_MATCHERS } from '../../../src/core/config/config-schema.js';
+import { applyEdits } from '../../../src/core/text/text-edits.js';
 
 function place(text: string, search: string, replace: string): { out: string; method: string } {
   const o = placeBlock(text, { search, replace }, AIDER_MATCHERS);

@@ -3,13 +3,13 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AIDER_MATCHERS } from '../../../src/core/config-schema.js';
+import { AIDER_MATCHERS } from '../../../src/core/config/config-schema.js';
 import { placeBlock } from '../../../src/core/aider/cascade.js';
 import { exactStep } from '../../../src/core/aider/exact.js';
 import { FUZZY_THRESHOLD, fuzzyStep } from '../../../src/core/aider/fuzzy.js';
 import { indentationStep } from '../../../src/core/aider/indentation.js';
 import { normalizeWhitespace, whitespaceStep } from '../../../src/core/aider/whitespace.js';
-import { applyEdits } from '../../../src/core/text-edits.js';
+import { applyEdits } from '../../../src/core/text/text-edits.js';
 
 const apply = (text: string, search: string, replace: string) => {
   const o = placeBlock(text, { search, replace }, AIDER_MATCHERS);

@@ -9,8 +9,8 @@ import type { BlockResolver } from '../../../src/core/edit/ops.js';
 import { parseEditOps } from '../../../src/core/edit/parse.js';
 import { resolvePlan } from '../../../src/core/edit/plan.js';
 import * as msg from '../../../src/core/messages/edit.js';
-import { decodeBytes } from '../../../src/core/text-codec.js';
-import { docText, parseDoc, serializeDoc } from '../../../src/core/text-doc.js';
+import { decodeBytes } from '../../../src/core/text/text-codec.js';
+import { docText, parseDoc, serializeDoc } from '../../../src/core/text/text-doc.js';
 
 const FILE = 'l1\nl2\nl3\nl4\nl5\n';
 

@@ -7,7 +7,7 @@ import { piecesToLines, textLines } from '../../../src/core/edit/apply.js';
 import { parseEditOps } from '../../../src/core/edit/parse.js';
 import * as msg from '../../../src/core/messages/edit.js';
 import { decideEdit } from '../../../src/core/merge/recover.js';
-import { computeTag } from '../../../src/core/tag.js';
+import { computeTag } from '../../../src/core/text/tag.js';
 
 const SRC = ['function f() {', '  if (x) {', '    a();', '  }', '  return 1;', '}', ''].join('\n');
 

@@ -7,11 +7,11 @@ import { test } from 'node:test';
 import { applyPatch } from 'diff';
 import fc from 'fast-check';
 import { applyHunks, materialize, textLines } from '../../../src/core/edit/apply.js';
-import { docText, parseDoc } from '../../../src/core/text-doc.js';
+import { docText, parseDoc } from '../../../src/core/text/text-doc.js';
 import { parseEditOps } from '../../../src/core/edit/parse.js';
 import { pieceDiff } from '../../../src/core/edit/piece-diff.js';
 import { resolvePlan } from '../../../src/core/edit/plan.js';
-import { unifiedDiff, firstChangedLine } from '../../../src/core/unified-diff.js';
+import { unifiedDiff, firstChangedLine } from '../../../src/core/text/unified-diff.js';
 
 function run(before: string, ops: string) {
   const doc = parseDoc(new TextEncoder().encode(before));

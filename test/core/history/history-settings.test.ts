@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { configSchema } from '../../../src/core/config-schema.js';
+import { configSchema } from '../../../src/core/config/config-schema.js';
 import { DEFAULT_HISTORY, parseHistoryFlag, resolveHistory } from '../../../src/core/history/history-settings.js';
 
 test('defaults: durable SQLite, 90 days, 1000 per file, 1 GiB, 16 MiB per version', () => {

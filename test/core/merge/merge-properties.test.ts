@@ -16,7 +16,7 @@ import { piecesToLines, textLines } from '../../../src/core/edit/apply.js';
 import { parseEditOps } from '../../../src/core/edit/parse.js';
 import { shapeOf, type EditShape } from '../../../src/core/merge/edit-shape.js';
 import { decideEdit, type SessionVersion } from '../../../src/core/merge/recover.js';
-import { computeTag } from '../../../src/core/tag.js';
+import { computeTag } from '../../../src/core/text/tag.js';
 import { hunksToDsl, type Hunk } from './hunk-dsl.js';
 
 interface Item {

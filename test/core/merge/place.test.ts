@@ -8,7 +8,7 @@ import { piecesToLines, textLines } from '../../../src/core/edit/apply.js';
 import { parseEditOps } from '../../../src/core/edit/parse.js';
 import * as msg from '../../../src/core/messages/edit.js';
 import { decideEdit, type SessionVersion } from '../../../src/core/merge/recover.js';
-import { computeTag } from '../../../src/core/tag.js';
+import { computeTag } from '../../../src/core/text/tag.js';
 
 const v = (text: string): SessionVersion => ({ tag: computeTag(text), text, seen: new Set(textLines(text).map((_, i) => i + 1)) });
 const join = (lines: string[]) => `${lines.join('\n')}\n`;

@@ -13,7 +13,7 @@ import { decideEdit, type SessionVersion } from '../../../src/core/merge/recover
 import { mismatchContext } from '../../../src/core/merge/mismatch.js';
 import { applyHunks } from '../../../src/core/edit/apply.js';
 import { shapeOf } from '../../../src/core/merge/edit-shape.js';
-import { computeTag } from '../../../src/core/tag.js';
+import { computeTag } from '../../../src/core/text/tag.js';
 
 const v = (text: string, seen: number[] = textLines(text).map((_, i) => i + 1)): SessionVersion => ({ tag: computeTag(text), text, seen: new Set(seen) });
 

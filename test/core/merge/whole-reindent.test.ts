@@ -8,7 +8,7 @@ import { piecesToLines } from '../../../src/core/edit/apply.js';
 import { parseEditOps } from '../../../src/core/edit/parse.js';
 import { decideEdit, type SessionVersion } from '../../../src/core/merge/recover.js';
 import { wholeFileReindent } from '../../../src/core/merge/whole-reindent.js';
-import { computeTag } from '../../../src/core/tag.js';
+import { computeTag } from '../../../src/core/text/tag.js';
 import { hunksToDsl, type Hunk } from './hunk-dsl.js';
 
 const double = (lines: string[]) => lines.map((l) => l.replace(/^ +/, (s) => s + s));

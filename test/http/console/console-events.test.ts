@@ -77,7 +77,7 @@ describe('the event stream follows the shared store', () => {
 });
 
 test('with the history in memory, the console says so instead of failing', async () => {
-  const { mergeConfig } = await import('../../../src/core/config.js');
+  const { mergeConfig } = await import('../../../src/core/config/config.js');
   const { createEngine } = await import('../../../src/tools/engine.js');
   const { createHttpServer } = await import('../../../src/http/server.js');
   const { makeSandbox } = await import('../../helpers/tmp-tree.js');

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { callTool } from '../../../src/api/call-tool.js';
 import { MAX_VERSIONS_PER_PATH } from '../../../src/core/history/limits.js';
-import { fsWriteTool } from '../../../src/tools/fs-write.js';
+import { fsWriteTool } from '../../../src/tools/hashline/fs-write.js';
 import { q, startDaemon } from '../harness.js';
 import { login } from './console-session.js';
 
@@ -62,7 +62,7 @@ test('binary versions: listed, diffed as binary, not restored; markers refused',
     const put = await d.call(`/v1/fs/file?${q({ path: 'b.bin' })}`, { method: 'PUT', body: new Uint8Array([0, 159, 146, 150, 0]) });
     assert.equal(put.status, 204);
     assert.equal((await callTool(d.engine, fsWriteTool, { targets: [{ path: 'gone.txt', text: 'x\n' }] })).ok, true);
-    const { fileDeleteTool } = await import('../../../src/tools/file-delete.js');
+    const { fileDeleteTool } = await import('../../../src/tools/boundary/file-delete.js');
     const del = await callTool(d.engine, fileDeleteTool, { files: { 'gone.txt': { expectedSha256: createHash('sha256').update('x\n').digest('hex') } } });
     assert.equal(del.ok, true, del.text);
     const s = await login(d, 't');

@@ -4,12 +4,12 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cookieName, readCookie, sessionCookie } from '../../../src/http/console/cookie.js';
-import { csrfMatches, fromOwnOrigin } from '../../../src/http/console/csrf.js';
-import { LoginLimiter } from '../../../src/http/console/login-limiter.js';
+import { cookieName, readCookie, sessionCookie } from '../../../src/http/console/auth/cookie.js';
+import { csrfMatches, fromOwnOrigin } from '../../../src/http/console/auth/csrf.js';
+import { LoginLimiter } from '../../../src/http/console/auth/login-limiter.js';
 import { historyKeyOf } from '../../../src/http/console/path-filter.js';
-import { SessionStore } from '../../../src/http/console/session-store.js';
-import { PathGuard } from '../../../src/io/path-guard.js';
+import { SessionStore } from '../../../src/http/console/auth/session-store.js';
+import { PathGuard } from '../../../src/io/guard/path-guard.js';
 import { makeSandbox } from '../../helpers/tmp-tree.js';
 
 test('sessions end when idle too long or too old; the oldest goes past the cap', () => {

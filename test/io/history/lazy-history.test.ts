@@ -9,17 +9,17 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
-import { mergeConfig } from '../../../src/core/config.js';
+import { mergeConfig } from '../../../src/core/config/config.js';
 import { DEFAULT_HISTORY } from '../../../src/core/history/history-settings.js';
 import type { HistoryStore } from '../../../src/core/history/history-store.js';
 import { SnapshotStore } from '../../../src/core/history/snapshot-store.js';
-import { historyFileFor, historyStoreFor } from '../../../src/io/history-file.js';
+import { historyFileFor, historyStoreFor } from '../../../src/io/history/history-file.js';
 import { LazyHistory } from '../../../src/io/history/lazy-history.js';
 import { openHistory } from '../../../src/io/history/open-history.js';
 import { runTool } from '../../../src/mcp/server.js';
 import { createEngine, type Engine, type EngineOptions } from '../../../src/tools/engine.js';
-import { fsEditTool } from '../../../src/tools/fs-edit.js';
-import { fsReadTool } from '../../../src/tools/fs-read.js';
+import { fsEditTool } from '../../../src/tools/hashline/fs-edit.js';
+import { fsReadTool } from '../../../src/tools/hashline/fs-read.js';
 import { callContext } from '../../helpers/engine.js';
 import { makeSandbox, type Sandbox } from '../../helpers/tmp-tree.js';
 

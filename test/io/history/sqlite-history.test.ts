@@ -8,16 +8,16 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
-import { mergeConfig } from '../../../src/core/config.js';
-import type { ConfigDoc } from '../../../src/core/config-schema.js';
-import { computeTag } from '../../../src/core/tag.js';
-import { historyFileFor, historyStoreFor } from '../../../src/io/history-file.js';
+import { mergeConfig } from '../../../src/core/config/config.js';
+import type { ConfigDoc } from '../../../src/core/config/config-schema.js';
+import { computeTag } from '../../../src/core/text/tag.js';
+import { historyFileFor, historyStoreFor } from '../../../src/io/history/history-file.js';
 import { runTool } from '../../../src/mcp/server.js';
 import { createEngine, type Engine, type EngineOptions } from '../../../src/tools/engine.js';
 import type { LazyHistory } from '../../../src/io/history/lazy-history.js';
-import { fsEditTool } from '../../../src/tools/fs-edit.js';
-import { fsReadTool } from '../../../src/tools/fs-read.js';
-import { fsRollbackTool } from '../../../src/tools/fs-rollback.js';
+import { fsEditTool } from '../../../src/tools/hashline/fs-edit.js';
+import { fsReadTool } from '../../../src/tools/hashline/fs-read.js';
+import { fsRollbackTool } from '../../../src/tools/hashline/fs-rollback.js';
 import { callContext } from '../../helpers/engine.js';
 import { makeSandbox, type Sandbox } from '../../helpers/tmp-tree.js';
 

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_HISTORY } from '../../../src/core/history/history-settings.js';
-import { historyStoreFor } from '../../../src/io/history-file.js';
+import { historyStoreFor } from '../../../src/io/history/history-file.js';
 import { openHistory } from '../../../src/io/history/open-history.js';
 import { REPO } from '../../helpers/mcp-client.js';
 

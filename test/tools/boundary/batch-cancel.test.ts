@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runTool } from '../../../src/mcp/server.js';
-import { fileDeleteTool } from '../../../src/tools/file-delete.js';
+import { fileDeleteTool } from '../../../src/tools/boundary/file-delete.js';
 import type { ToolDefinition } from '../../../src/tools/tool.js';
 import { ok, sha256 } from '../../helpers/boundary.js';
 import { engineFor } from '../../helpers/engine.js';

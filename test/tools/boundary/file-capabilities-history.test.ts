@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { callTool } from '../../../src/api/call-tool.js';
-import { mergeConfig } from '../../../src/core/config.js';
+import { mergeConfig } from '../../../src/core/config/config.js';
 import { createEngine } from '../../../src/tools/engine.js';
-import { fileCapabilitiesTool } from '../../../src/tools/file-capabilities.js';
+import { fileCapabilitiesTool } from '../../../src/tools/boundary/file-capabilities.js';
 import { makeSandbox } from '../../helpers/tmp-tree.js';
 
 async function historyOf(store: string | undefined, options: Parameters<typeof createEngine>[1] = {}) {

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer } from '../../../src/mcp/server.js';
-import { filePatchToolWith } from '../../../src/tools/file-patch.js';
+import { filePatchToolWith } from '../../../src/tools/boundary/file-patch.js';
 import { fails, ok, sha256 } from '../../helpers/boundary.js';
 import { engineFor } from '../../helpers/engine.js';
 import { connectMcp, type McpSession } from '../../helpers/mcp-client.js';

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { mergeConfig } from '../../../src/core/config.js';
+import { mergeConfig } from '../../../src/core/config/config.js';
 import { RECEIPT_TTL_MS } from '../../../src/core/receipt-book.js';
 import { createHttpServer } from '../../../src/http/server.js';
 import { createEngine } from '../../../src/tools/engine.js';

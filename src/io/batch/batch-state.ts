@@ -1,0 +1,130 @@
+// The state of a file a batch changes, as the batch saw it: whether it exists, its SHA-256, size,
+// mode, owner and identity (device and inode). The state is taken for every file before the first
+// change (the compare-and-swap preflight) and journaled; right before each file's own change the
+// file is opened again and both its identity and its hash must still be the journaled ones, so a
+// file modified or replaced meanwhile by a process that does not take hashline's locks is never
+// changed on the strength of the first look.
+
+import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import { HashlineError, toHashlineError } from '../../core/errors/errors.js';
+import { openVerified, type VerifiedHandle } from '../guard/open-verified.js';
+import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
+import { sha256OfHandle } from '../read/sha256-file.js';
+
+export interface PresentState {
+  exists: true;
+  sha256: string;
+  size: number;
+  /** Type and permission bits as fstat gave them. */
+  mode: number;
+  uid: number;
+  gid: number;
+  dev: number;
+  ino: number;
+  /** The bytes, when the caller asked to keep files up to this size. */
+  bytes?: Uint8Array;
+}
+export type FileState = { exists: false } | PresentState;
+
+function stateOf(vh: VerifiedHandle, sha256: string, size: number, bytes?: Uint8Array): PresentState {
+  return { exists: true, sha256, size, mode: vh.mode, uid: vh.uid, gid: vh.gid, dev: vh.dev, ino: vh.ino, ...(bytes ? { bytes } : {}) };
+}
+
+async function hashOpen(vh: VerifiedHandle, keepUpTo: number, signal?: AbortSignal): Promise<PresentState> {
+  if (vh.size <= keepUpTo) {
+    const bytes = await vh.handle.readFile();
+    return stateOf(vh, createHash('sha256').update(bytes).digest('hex'), bytes.length, bytes);
+  }
+  const { sha256, size } = await sha256OfHandle(vh.handle, signal);
+  return stateOf(vh, sha256, size);
+}
+
+/** The file at `rp` as it is now (a verified open: no final link, a regular file, inside the policy). */
+export async function readState(guard: PathGuard, rp: ResolvedPath, keepUpTo = -1, signal?: AbortSignal): Promise<FileState> {
+  let vh: VerifiedHandle;
+  try {
+    vh = await openVerified(guard, rp, 'write');
+  } catch (e) {
+    if (toHashlineError(e).code === 'not_found') return { exists: false };
+    throw e;
+  }
+  try {
+    return await hashOpen(vh, keepUpTo, signal);
+  } finally {
+    await vh.handle.close();
+  }
+}
+
+/** True when something (a file, a directory, a link, even a dangling one) is at the path as named or as resolved. */
+export async function occupied(rp: ResolvedPath): Promise<boolean> {
+  for (const p of new Set([rp.lexical, rp.real])) {
+    try {
+      await fsp.lstat(p);
+      return true;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+    }
+  }
+  return false;
+}
+
+export function changedError(rp: ResolvedPath, why: 'changed' | 'replaced' | 'appeared' | 'vanished', expected?: string, actual?: string): HashlineError {
+  const text = {
+    changed: `\`${rp.display}\` changed while the batch was running (expected ${expected}, found ${actual})`,
+    replaced: `\`${rp.display}\` was replaced by another file while the batch was running`,
+    appeared: `\`${rp.display}\` appeared while the batch was running`,
+    vanished: `\`${rp.display}\` disappeared while the batch was running`,
+  }[why];
+  return new HashlineError('stale_or_missing_hash', `${text}; hash it again and retry`, {
+    details: { path: rp.display, reason: why, ...(expected ? { expected } : {}), ...(actual ? { actual } : {}) },
+  });
+}
+
+/**
+ * Opens the file again and proves it is the journaled one: same device and inode, same SHA-256.
+ * Returns the open handle (the caller closes it), so a change can be applied through it.
+ */
+export async function reopenChecked(guard: PathGuard, rp: ResolvedPath, journaled: PresentState, signal?: AbortSignal): Promise<VerifiedHandle> {
+  let vh: VerifiedHandle;
+  try {
+    vh = await openVerified(guard, rp, 'write');
+  } catch (e) {
+    if (toHashlineError(e).code === 'not_found') throw changedError(rp, 'vanished');
+    throw e;
+  }
+  try {
+    if (vh.dev !== journaled.dev || vh.ino !== journaled.ino) throw changedError(rp, 'replaced');
+    const now = await hashOpen(vh, journaled.bytes ? journaled.size : -1, signal);
+    if (now.sha256 !== journaled.sha256) throw changedError(rp, 'changed', journaled.sha256, now.sha256);
+    return vh;
+  } catch (e) {
+    await vh.handle.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Checks the caller's expected hash against the journaled state (compare-and-swap). */
+export function checkExpected(rp: ResolvedPath, state: FileState, expected: string | undefined, requireHash: boolean, mayCreate: boolean): void {
+  if (!state.exists) {
+    if (!mayCreate) throw new HashlineError('not_found', `\`${rp.display}\` does not exist`, { details: { path: rp.display } });
+    if (expected !== undefined) {
+      throw new HashlineError('stale_or_missing_hash', `\`${rp.display}\` does not exist, but an expectedSha256 was given`, { details: { path: rp.display, reason: 'unexpected' } });
+    }
+    return;
+  }
+  if (expected === undefined) {
+    if (requireHash) {
+      throw new HashlineError('stale_or_missing_hash', `\`${rp.display}\` exists: pass its fresh expectedSha256 (from file_hash) to change it`, {
+        details: { path: rp.display, reason: 'missing' },
+      });
+    }
+    return;
+  }
+  if (expected.toLowerCase() !== state.sha256) {
+    throw new HashlineError('stale_or_missing_hash', `Stale file context: expected ${expected}, found ${state.sha256}`, {
+      details: { path: rp.display, reason: 'mismatch', expected, actual: state.sha256 },
+    });
+  }
+}

@@ -1,0 +1,104 @@
+// Opens what the guard resolved and checks that the descriptor is what was checked: the final
+// component is opened without following links, the descriptor must be a regular file (or a
+// directory when asked), and on Linux its real path (via /proc/self/fd) must be the resolved path.
+
+import { constants, promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { errnoText, HashlineError } from '../../core/errors/errors.js';
+import { linkSwapped } from '../../core/messages/guard.js';
+import type { Scope } from '../../core/config/path-policy.js';
+import type { PathGuard, ResolvedPath } from './path-guard.js';
+
+const HAS_PROC_FD = process.platform === 'linux';
+
+/** The real path of an open descriptor, or null where the platform cannot tell. */
+export async function descriptorPath(fd: number): Promise<string | null> {
+  if (!HAS_PROC_FD) return null;
+  try {
+    return await fsp.readlink(`/proc/self/fd/${fd}`);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * True when a descriptor's real path names the file that was checked. A file replaced by a rename
+ * after it was opened reads as `<path> (deleted)`: the descriptor still holds the version that was
+ * at the checked path when it was opened, so that is the same file, not a swap.
+ */
+export function isOpenedPath(actual: string, expected: string): boolean {
+  return actual === expected || actual === `${expected} (deleted)`;
+}
+
+/** Maps an errno from opening `rp` to a coded error. */
+export function openError(rp: ResolvedPath, e: unknown): HashlineError {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return new HashlineError('not_found', `File not found: ${rp.display}`, { details: { path: rp.display }, cause: e });
+  }
+  if (code === 'ELOOP') return new HashlineError('link_swapped', linkSwapped(rp.display), { cause: e });
+  if (code === 'EISDIR') return new HashlineError('is_directory', `\`${rp.display}\` is a directory`, { cause: e });
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new HashlineError('io_error', `permission denied by the operating system for \`${rp.display}\``, { cause: e });
+  }
+  return new HashlineError('io_error', `cannot open \`${rp.display}\`: ${errnoText(e)}`, { cause: e });
+}
+
+export interface VerifiedHandle {
+  handle: FileHandle;
+  size: number;
+  mode: number;
+  uid: number;
+  gid: number;
+  ino: number;
+  dev: number;
+}
+
+/**
+ * Opens `rp.real` for reading (`kind: 'file'`) or listing (`kind: 'dir'`), refusing a final link,
+ * anything but the expected type, and a descriptor whose real path is not the checked one.
+ */
+export async function openVerified(
+  guard: PathGuard,
+  rp: ResolvedPath,
+  scope: Scope,
+  kind: 'file' | 'dir' = 'file',
+): Promise<VerifiedHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await fsp.open(rp.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (e) {
+    throw openError(rp, e);
+  }
+  try {
+    const st = await handle.stat();
+    if (kind === 'file' && st.isDirectory()) {
+      throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`, { details: { path: rp.display } });
+    }
+    if (kind === 'dir' && !st.isDirectory()) {
+      throw new HashlineError('not_a_directory', `\`${rp.display}\` is not a directory`, { details: { path: rp.display } });
+    }
+    if (kind === 'file' && !st.isFile()) {
+      throw new HashlineError('not_regular_file', `\`${rp.display}\` is not a regular file`, { details: { path: rp.display } });
+    }
+    const actual = await descriptorPath(handle.fd);
+    if (actual !== null && (!isOpenedPath(actual, rp.real) || !guard.admitsReal(rp.real, scope))) {
+      throw new HashlineError('link_swapped', linkSwapped(rp.display), { details: { path: rp.display, opened: actual } });
+    }
+    return { handle, size: st.size, mode: st.mode, uid: st.uid, gid: st.gid, ino: st.ino, dev: st.dev };
+  } catch (e) {
+    await handle.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Reads a whole verified file. */
+export async function readVerified(guard: PathGuard, rp: ResolvedPath, scope: Scope = 'read'): Promise<{ bytes: Buffer; mode: number }> {
+  const vh = await openVerified(guard, rp, scope);
+  try {
+    const bytes = await vh.handle.readFile();
+    return { bytes, mode: vh.mode };
+  } finally {
+    await vh.handle.close();
+  }
+}

@@ -1,0 +1,136 @@
+// A window of lines of a file, read exactly (bytes as they are: line endings, BOM), while the
+// whole file streams through SHA-256: memory stays flat whatever the file's size (two chunk
+// buffers plus the window). Lines are zero-based here and end after their `\n` (a last line
+// without one is a line); the window is [start, end). Its content stops at `maxBytes`, cut at the
+// last whole line when one fits, else at a character boundary.
+
+import { createHash } from 'node:crypto';
+import { HashlineError } from '../../core/errors/errors.js';
+import type { Scope } from '../../core/config/path-policy.js';
+import { openVerified } from '../guard/open-verified.js';
+import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
+
+const CHUNK = 1024 * 1024;
+
+export interface ByteWindow {
+  sha256: string;
+  size: number;
+  /** Lines in the file. */
+  totalLines: number;
+  content: Buffer;
+  /** Lines of the window present in `content` (the last may be cut when `truncated`). */
+  returned: number;
+  /** The content stopped at maxBytes before the window's end. */
+  truncated: boolean;
+  /** The file goes on after what `content` holds. */
+  hasMore: boolean;
+  /** The first 8 KiB hold a NUL byte. */
+  binary: boolean;
+}
+
+/** Drops the bytes of a UTF-8 sequence cut at the end of `b`. */
+export function trimToCharBoundary(b: Buffer): Buffer {
+  let end = b.length;
+  let back = 0;
+  while (end - back - 1 >= 0 && back < 4 && (b[end - back - 1]! & 0xc0) === 0x80) back++;
+  const lead = end - back - 1;
+  if (lead < 0) return b.subarray(0, Math.max(0, end - back));
+  const first = b[lead]!;
+  const need = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+  if (need > back + 1) end = lead;
+  return b.subarray(0, end);
+}
+
+export async function readByteWindow(
+  guard: PathGuard,
+  rp: ResolvedPath,
+  window: { start: number; end: number; maxBytes: number },
+  options: { scope?: Scope; signal?: AbortSignal | undefined } = {},
+): Promise<ByteWindow> {
+  const vh = await openVerified(guard, rp, options.scope ?? 'read');
+  try {
+    const hash = createHash('sha256');
+    const buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
+    const parts: Buffer[] = [];
+    let kept = 0;
+    let line = 0;
+    let newlines = 0;
+    let size = 0;
+    let lastByte = -1;
+    let truncated = false;
+    let returned = 0;
+    let counted = -1;
+    let binary = false;
+    let which = 0;
+    let pending = vh.handle.read(buffers[0]!, 0, CHUNK, 0);
+    for (;;) {
+      if (options.signal?.aborted) {
+        pending.catch(() => undefined);
+        throw new HashlineError('aborted', 'aborted');
+      }
+      const { bytesRead } = await pending;
+      if (bytesRead === 0) break;
+      const chunk = buffers[which]!.subarray(0, bytesRead);
+      if (size === 0) binary = chunk.subarray(0, 8192).includes(0);
+      size += bytesRead;
+      which ^= 1;
+      pending = vh.handle.read(buffers[which]!, 0, CHUNK, size);
+      hash.update(chunk);
+      lastByte = chunk[bytesRead - 1]!;
+      let pos = 0;
+      while (pos < bytesRead) {
+        const nl = chunk.indexOf(10, pos);
+        const segEnd = nl < 0 ? bytesRead : nl + 1;
+        if (line >= window.start && line < window.end && !truncated) {
+          const room = window.maxBytes - kept;
+          const seg = chunk.subarray(pos, segEnd);
+          const take = Math.min(room, seg.length);
+          if (take < seg.length) truncated = true;
+          if (take > 0) {
+            parts.push(Buffer.from(seg.subarray(0, take)));
+            kept += take;
+            if (line !== counted) {
+              returned++;
+              counted = line;
+            }
+          }
+        }
+        if (nl < 0) break;
+        newlines++;
+        line++;
+        pos = segEnd;
+      }
+    }
+    const totalLines = newlines + (size > 0 && lastByte !== 10 ? 1 : 0);
+    let content: Buffer = Buffer.concat(parts, kept);
+    if (truncated) {
+      // prefer the last whole line; else cut the one line at a character boundary
+      const nl = content.lastIndexOf(10);
+      content = nl >= 0 ? content.subarray(0, nl + 1) : trimToCharBoundary(content);
+      returned = lineCount(content);
+    }
+    const hasMore = truncated || window.start + returned < totalLines;
+    return { sha256: hash.digest('hex'), size, totalLines, content, returned, truncated, hasMore, binary };
+  } finally {
+    await vh.handle.close();
+  }
+}
+
+/** Lines in `b` (a last line without `\n` counts). */
+export function lineCount(b: Buffer): number {
+  return countNewlines(b) + (b.length > 0 && b[b.length - 1] !== 10 ? 1 : 0);
+}
+
+/** At most `limit` bytes of `b`: up to its last whole line when one fits, else up to a character boundary. */
+export function cutBytes(b: Buffer, limit: number): Buffer {
+  if (b.length <= limit) return b;
+  const head = b.subarray(0, limit);
+  const nl = head.lastIndexOf(10);
+  return nl >= 0 ? head.subarray(0, nl + 1) : trimToCharBoundary(head);
+}
+
+function countNewlines(b: Buffer): number {
+  let n = 0;
+  for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++;
+  return n;
+}

@@ -1,0 +1,54 @@
+// file_hash: SHA-256 of up to 50 whole files, streamed, without returning their contents.
+
+import * as z from 'zod';
+import { boundaryError } from '../../core/errors/envelope.js';
+import { HashlineError, toHashlineError } from '../../core/errors/errors.js';
+import { sha256File } from '../../io/read/sha256-file.js';
+import { fileList } from './boundary-batch.js';
+import { FileError } from './boundary-schemas.js';
+import { defineTool } from '../tool.js';
+
+const Input = z.strictObject({
+  filePaths: fileList('file_hash', z.string().min(1)).describe('1-50 file paths, relative to the root'),
+});
+
+const Entry = z.object({
+  filePath: z.string(),
+  sha256: z.string().optional(),
+  size: z.number().optional(),
+  error: FileError.optional(),
+});
+
+const Output = z.object({ files: z.array(Entry) });
+
+export const fileHashTool = defineTool({
+  name: 'file_hash',
+  family: 'boundary',
+  title: 'Hash files (SHA-256)',
+  description: [
+    'SHA-256 of 1-50 whole files, streamed; contents are not returned. Call it right before a guarded change (file_write, file_patch, file_rename, file_chattr, file_delete) and pass the hash as expectedSha256.',
+    'Example: {"filePaths": ["src/app.ts", "package.json"]}',
+    'A file that cannot be hashed gets an `error` entry; the others are still hashed. After an error, fix the path and call again.',
+  ].join('\n'),
+  input: Input,
+  output: Output,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(engine, args, call) {
+    const files: z.infer<typeof Entry>[] = [];
+    let done = 0;
+    for (const p of args.filePaths) {
+      if (call.signal.aborted) throw new HashlineError('aborted', 'aborted');
+      try {
+        const rp = await engine.guard.resolve(p, 'read');
+        const { sha256, size } = await sha256File(engine.guard, rp, call.signal);
+        files.push({ filePath: rp.display, sha256, size });
+      } catch (e) {
+        const err = toHashlineError(e);
+        if (err.code === 'aborted') throw err;
+        files.push({ filePath: p, error: boundaryError(err) });
+      }
+      call.progress({ progress: ++done, total: args.filePaths.length });
+    }
+    return { structured: { files }, text: '' };
+  },
+});

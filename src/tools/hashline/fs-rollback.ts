@@ -1,0 +1,86 @@
+// fs_rollback: restores a version of a file from the root's history (this session's, and with the
+// durable store every earlier session's and process's too; see
+// core/rollback/restore-plan.ts for the rules). Writes with the current disk's BOM and line ending
+// (LF and no BOM for a deleted file, which is recreated), under the file lock; records the replaced
+// disk text first so that `replaced_hash` undoes the restore.
+
+import * as z from 'zod';
+import { HashlineError, toHashlineError, type ErrorCode } from '../../core/errors/errors.js';
+import * as msg from '../../core/messages/rollback.js';
+import { planRestore } from '../../core/rollback/restore-plan.js';
+import { formatHeader } from '../../core/text/tag.js';
+import { docFromText } from '../../core/text/text-doc.js';
+import type { ResolvedPath } from '../../io/guard/path-guard.js';
+import { loadTextFile, saveDoc, type LoadedFile } from '../../io/read/text-file.js';
+import { RollbackResultSchema, type RollbackResult } from './hashline-results.js';
+import { defineTool } from '../tool.js';
+
+const Input = z.strictObject({
+  path: z.string().describe('file to restore, relative to the project root'),
+  hash: z.string().optional().describe('the 4-hex tag of the version to restore; "" or omitted restores the version before the current one'),
+});
+
+const GUARD_CODES: readonly ErrorCode[] = ['invalid_path', 'path_outside_root', 'path_blocked', 'path_conflict', 'symlink_escape', 'link_swapped'];
+
+export const fsRollbackTool = defineTool({
+  name: 'fs_rollback',
+  family: 'hashline',
+  title: 'Restore a file version from the history',
+  description: [
+    'Restores a version of a file that was read, written or edited through hashline, in this session or (with the default durable history) an earlier one (the last 10 versions of the 50 most recent files). `hash` is a tag from an earlier ¶path#TAG header; "" (or no `hash`) restores the version before the current one. A deleted file is recreated.',
+    'Example: {"path": "src/a.ts", "hash": "1A2B"}',
+    'Returns the restored ¶path#TAG and `replaced_hash`, the tag of what was on disk: pass it back to undo the restore.',
+    'After an error, the message lists the known versions; pick one of them, or re-read the file with fs_read if it was changed outside this session.',
+  ].join('\n'),
+  input: Input,
+  output: RollbackResultSchema,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async run(engine, args, call) {
+    let rp: ResolvedPath;
+    try {
+      rp = await engine.guard.resolve(args.path, 'write');
+    } catch (e) {
+      const err = toHashlineError(e);
+      if (!GUARD_CODES.includes(err.code)) throw err;
+      throw new HashlineError(err.code, msg.restorePermissionDenied(args.path, err.message), { details: err.details });
+    }
+    const display = rp.display;
+    const result = await engine.locks.withLocks(
+      [rp.real],
+      async (): Promise<RollbackResult> => {
+        await engine.history.load([rp.real]);
+        const versions = engine.history.versions(rp.real);
+        if (versions.length === 0) throw new HashlineError('history_missing', msg.noHistory(display), { details: { path: display } });
+        let disk: LoadedFile | null = null;
+        try {
+          disk = await loadTextFile(engine.guard, rp, 'write');
+        } catch (e) {
+          if (toHashlineError(e).code !== 'not_found') throw e;
+        }
+        const plan = planRestore({
+          path: display,
+          hash: args.hash ?? '',
+          versions,
+          disk: disk === null ? null : { text: disk.text, tag: disk.tag },
+        });
+        if (disk !== null) engine.history.record(rp.real, disk.text);
+        const doc = docFromText(plan.target.text, { bom: disk?.doc.bom ?? false, eol: disk?.doc.eol ?? '\n' });
+        // a file deleted with its parent directories (file_delete removes the ones left empty) gets them back
+        await saveDoc(engine.guard, rp, doc, { signal: call.signal, createParents: disk === null });
+        // logged as a change (a known text keeps its place: "" walks further back when called again)
+        engine.history.record(rp.real, plan.target.text, { tag: plan.target.tag, kind: 'made' });
+        if (plan.reanchor) engine.history.reanchor(rp.real, plan.target.text);
+        return {
+          path: display,
+          file_hash: plan.target.tag,
+          header: formatHeader(display, plan.target.tag),
+          replaced_hash: plan.replacedHash,
+          ...(plan.warning === undefined ? {} : { warning: plan.warning }),
+        };
+      },
+      { signal: call.signal },
+    );
+    const text = [result.header, ...(result.warning === undefined ? [] : [result.warning]), `replaced_hash: ${result.replaced_hash === '' ? '""' : result.replaced_hash}`].join('\n');
+    return { structured: result, text };
+  },
+});

@@ -1,0 +1,124 @@
+// fs_write: whole-file overwrites (seed 000, spec/hashline.md "Write"). Per target: legacy prefix
+// strip, empty-text refusal, guard (a path in both lists aborts the whole batch before anything
+// is written; other denials are that file's warning), generated-file refusal, then an atomic write
+// under the file's lock: new files LF without BOM, existing files keep their BOM and line ending
+// and their mode (+x added for a shebang). Parent directories are not created. The previous
+// content and the new content are both recorded in the history.
+
+import * as z from 'zod';
+import { HashlineError, toHashlineError } from '../../core/errors/errors.js';
+import { generatedMarker, generatedRefusal } from '../../core/generated.js';
+import { AUTO_STRIPPED, MADE_EXECUTABLE, emptyText, loneSurrogate, writeDenied, writeFailed } from '../../core/messages/write.js';
+import { stripWritePrefixes } from '../../core/read/prefix-strip.js';
+import { computeTag, formatHeader } from '../../core/text/tag.js';
+import { hasLoneSurrogate } from '../../core/text/text-codec.js';
+import { docFromText, docText, normalizeToLf } from '../../core/text/text-doc.js';
+import type { ResolvedPath } from '../../io/guard/path-guard.js';
+import { loadTextFile, saveDoc } from '../../io/read/text-file.js';
+import { forgetFile } from '../../lang/symbols/symbol-search.js';
+import { MAX_BATCH_FILES } from '../../core/config/config.js';
+import type { Engine } from '../engine.js';
+import { WriteResultSchema, type WriteResult } from './hashline-results.js';
+import { defineTool } from '../tool.js';
+
+const TargetFile = z.strictObject({
+  path: z.string().describe('File to create or overwrite, relative to the root'),
+  text: z.string().describe('The complete new content (raw text, no `N| ` prefixes)'),
+});
+const Input = z.strictObject({ targets: z.array(TargetFile).min(1).max(MAX_BATCH_FILES).describe('1-50 files to write') });
+// `results` is optional in the schema only so that an error result ({ error }) validates too.
+const Output = z.object({ results: z.array(WriteResultSchema).optional() });
+
+function warned(path: string, warnings: string[], tag = ''): WriteResult {
+  return { path, file_hash: tag, header: tag ? formatHeader(path, tag) : '', ...(warnings.length ? { warnings: warnings.join('\n') } : {}) };
+}
+
+type Resolved = { ok: true; rp: ResolvedPath } | { ok: false; message: string };
+
+async function writeOne(engine: Engine, input: string, raw: string, resolved: Resolved): Promise<WriteResult> {
+  const warnings: string[] = [];
+  const strip = stripWritePrefixes(raw);
+  if (strip.stripped) warnings.push(AUTO_STRIPPED);
+  const display = resolved.ok ? resolved.rp.display : input;
+  if (strip.text.trim() === '') return warned(display, [...warnings, emptyText(display, strip.stripped)]);
+  if (!resolved.ok) return warned(display, [...warnings, resolved.message]);
+  const rp = resolved.rp;
+  const text = normalizeToLf(strip.text);
+  return engine.locks.withLocks([rp.real], async () => {
+    let shape = { bom: false, eol: '\n' as const } as { bom: boolean; eol: '\n' | '\r\n' | '\r' };
+    let mode: number | undefined;
+    let previous: string | undefined;
+    try {
+      const existing = await loadTextFile(engine.guard, rp, 'write');
+      const marker = generatedMarker(existing.text);
+      if (marker) return warned(display, [...warnings, generatedRefusal(display, marker)]);
+      shape = { bom: existing.doc.bom, eol: existing.doc.eol };
+      mode = existing.mode & 0o7777;
+      previous = existing.text;
+    } catch (e) {
+      const err = toHashlineError(e);
+      if (err.code !== 'not_found') return warned(display, [...warnings, writeFailed(display, err.message)]);
+    }
+    const doc = docFromText(text, shape);
+    let newMode: number | undefined;
+    if (text.startsWith('#!')) {
+      const base = mode ?? 0o666 & ~process.umask();
+      if ((base | 0o111) !== base) newMode = base | 0o111;
+    }
+    if (previous !== undefined) engine.history.record(rp.real, previous);
+    try {
+      await saveDoc(engine.guard, rp, doc, newMode === undefined ? {} : { mode: newMode });
+    } catch (e) {
+      return warned(display, [...warnings, writeFailed(display, toHashlineError(e).message)]);
+    } finally {
+      forgetFile(rp.real);
+    }
+    if (newMode !== undefined) warnings.push(MADE_EXECUTABLE);
+    const written = docText(doc);
+    // The agent wrote every line of this text, so every line counts as seen for later edits.
+    if (engine.history.record(rp.real, written, { kind: 'made' }) !== null) {
+      engine.history.markSeen(rp.real, written, Array.from({ length: doc.lines.length }, (_, i) => i + 1));
+    }
+    return warned(display, warnings, computeTag(written));
+  });
+}
+
+export const fsWriteTool = defineTool({
+  name: 'fs_write',
+  family: 'hashline',
+  title: 'Write whole files',
+  description: [
+    'Creates or completely overwrites files with the given text; returns each file\'s new `¶path#TAG` header for a follow-up fs_edit. Send raw text without `N| ` prefixes. Parent directories must exist. Existing files keep their line endings, BOM and mode; a `#!` script becomes executable.',
+    'Example: {"targets": [{"path": "notes/todo.md", "text": "# Todo\\n- ship\\n"}]}',
+    'Refusals (empty text, a generated file, a denied path, a failed write) are `warnings` of that file and nothing is written for it; fix the cause and write again. For a partial change, read the file and use fs_edit instead.',
+  ].join('\n'),
+  input: Input,
+  output: Output,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async run(engine, args, call) {
+    for (const t of args.targets) {
+      if (hasLoneSurrogate(t.text)) throw new HashlineError('invalid_arguments', loneSurrogate(t.path), { details: { path: t.path } });
+    }
+    // resolve every path first: a path in both lists aborts the batch before anything is written
+    const resolved: Resolved[] = [];
+    for (const t of args.targets) {
+      try {
+        resolved.push({ ok: true, rp: await engine.guard.resolve(t.path, 'write') });
+      } catch (e) {
+        const err = toHashlineError(e);
+        if (err.code === 'path_conflict') throw err;
+        const reason = err.message.replace(/^permission denied: `[^`]*` (?:— )?/, '');
+        resolved.push({ ok: false, message: writeDenied(t.path, engine.guard.root, reason) });
+      }
+    }
+    const results: WriteResult[] = [];
+    for (let i = 0; i < args.targets.length; i++) {
+      if (call.signal.aborted) throw new HashlineError('aborted', 'aborted');
+      const t = args.targets[i]!;
+      results.push(await writeOne(engine, t.path, t.text, resolved[i]!));
+      call.progress({ progress: i + 1, total: args.targets.length });
+    }
+    const text = results.map((r) => (r.header || r.path) + (r.warnings ? `\n[warning] ${r.warnings}` : '')).join('\n');
+    return { structured: { results }, text };
+  },
+});

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { test } from 'node:test';
+import { fileHashTool } from '../../../src/tools/boundary/file-hash.js';
+import { callContext, engineFor } from '../../helpers/engine.js';
+import { makeSandbox } from '../../helpers/tmp-tree.js';
+
+test('file_hash: a cancelled call stops with the code aborted', async () => {
+  const sb = await makeSandbox({ 'a.txt': 'a' });
+  const engine = await engineFor(sb.root);
+  const ac = new AbortController();
+  ac.abort();
+  await assert.rejects(
+    fileHashTool.run(engine, { filePaths: ['a.txt'] }, { signal: ac.signal, progress: () => undefined }),
+    (e: { code?: string }) => e.code === 'aborted',
+  );
+  await sb.cleanup();
+});
+
+test('file_hash: streams a large file and matches crypto', async () => {
+  const big = Buffer.alloc(5 * 1024 * 1024 + 17, 7);
+  const sb = await makeSandbox({ 'big.bin': big, 'd/x': 'x' });
+  const engine = await engineFor(sb.root);
+  const out = await fileHashTool.run(engine, { filePaths: ['big.bin', 'd', 'missing'] }, callContext());
+  assert.equal(out.structured.files[0]!.sha256, createHash('sha256').update(big).digest('hex'));
+  assert.equal(out.structured.files[0]!.size, big.length);
+  assert.equal(out.structured.files[1]!.error?.code, 'is_directory');
+  assert.equal(out.structured.files[2]!.error?.code, 'not_found');
+  await sb.cleanup();
+});
+
+test('file_hash: files hashed side by side come back in the order asked, each matching crypto, whole or streamed', async () => {
+  const files: Record<string, Buffer> = { 'empty.bin': Buffer.alloc(0), 'over.bin': Buffer.alloc(16 * 1024 * 1024 + 5, 3) };
+  for (let i = 0; i < 12; i++) files[`f${i}.bin`] = Buffer.alloc(1000 * i + 1, i);
+  const sb = await makeSandbox(files);
+  const engine = await engineFor(sb.root);
+  const asked = ['over.bin', ...Object.keys(files).filter((n) => n !== 'over.bin').reverse(), 'missing', 'f1.bin'];
+  let progress = 0;
+  const out = await fileHashTool.run(engine, { filePaths: asked }, { signal: new AbortController().signal, progress: () => void progress++ });
+  assert.deepEqual(out.structured.files.map((f) => f.filePath), asked);
+  for (const [i, name] of asked.entries()) {
+    const f = out.structured.files[i]!;
+    if (name === 'missing') assert.equal(f.error?.code, 'not_found');
+    else {
+      assert.equal(f.sha256, createHash('sha256').update(files[name]!).digest('hex'), name);
+      assert.equal(f.size, files[name]!.length);
+    }
+  }
+  assert.equal(progress, asked.length);
+  await sb.cleanup();
+});
