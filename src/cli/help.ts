@@ -13,7 +13,9 @@ const ENGINE = `Where files may be read and written:
   --tools LIST          tool names and/or the families "hashline" and "boundary" (default: both)
   --history STORE       sqlite|memory|off|postgres://...: where versions are kept (default sqlite:
                         one private file per root under $XDG_STATE_HOME/hashline/, shared by every
-                        process of the root)`;
+                        process of the root)
+  --durability MODE     atomic|fsync: atomic (default) writes a temp file and renames it, never torn
+                        by a crash of the process; fsync also flushes file and folder (power loss)`;
 
 export const HELP: Record<string, string> = {
   '': `hashline ${VERSION}: a safe file-system boundary for AI coding agents

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { mergeConfig, type EngineConfig } from '../core/config/config.js';
+import { DURABILITY_MODES, type Durability } from '../core/config/config-schema.js';
 import { HashlineError } from '../core/errors/errors.js';
 import { ConfigSource, locateConfig } from '../io/guard/config-file.js';
 import { usageError } from './usage.js';
@@ -18,6 +19,7 @@ export const ENGINE_FLAGS = {
   config: { type: 'string' },
   tools: { type: 'string', multiple: true },
   history: { type: 'string' },
+  durability: { type: 'string' },
 } as const;
 
 type FlagSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
@@ -57,6 +59,13 @@ export function noRootError(why: string): HashlineError {
   );
 }
 
+/** `--durability atomic|fsync`, checked here so a typo is a usage error (exit 2). */
+function durabilityFlag(value: string | undefined): Durability | undefined {
+  if (value === undefined) return undefined;
+  if ((DURABILITY_MODES as readonly string[]).includes(value)) return value as Durability;
+  throw usageError('mcp', `--durability takes ${DURABILITY_MODES.join(' or ')}, got \`${value}\``);
+}
+
 /** The engine configuration for `roots` (the first is the root) from parsed engine flags. */
 export function engineConfigFor(values: FlagValues, roots: readonly string[]): { config: EngineConfig; configSource: ConfigSource } {
   const v = values;
@@ -75,6 +84,7 @@ export function engineConfigFor(values: FlagValues, roots: readonly string[]): {
       readBlock: list('read-block').map((p) => path.resolve(root, p)),
       tools,
       history: v.history as string | undefined,
+      durability: durabilityFlag(v.durability as string | undefined),
     },
     configSource.initialDoc,
   );

@@ -34,7 +34,7 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Create missing parent directories (inside the guard's scope). Default false. */
   createParents?: boolean;
-  /** fsync the file and its directory. Default true. */
+  /** fsync the file and its directory. Default: the guard's durability (`fsync` mode: true; `atomic`: false). */
   durable?: boolean;
   /**
    * fsync the directory after the rename (default: when durable). A caller writing many files into
@@ -239,6 +239,7 @@ export async function writeAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<AtomicWriteResult> {
   abortIfNeeded(options.signal);
+  const durable = options.durable ?? guard.durable;
   const target = rp.real;
   const dir = path.dirname(target);
   const name = path.basename(target);
@@ -258,14 +259,14 @@ export async function writeAtomic(
     // first returns to its caller (which may compute meanwhile)
     const bytes = data instanceof Uint8Array ? writeBufferSync(fd, data) : await writeStream(fd, data, options.signal);
     let mode = applyOwnerAndMode(fd, existing, options);
-    if (options.durable !== false) await fsyncFd(fd);
+    if (durable) await fsyncFd(fd);
     const commit = async (): Promise<AtomicWriteResult> => {
       if (options.commit) {
         // the target may have changed while the data was written: check it again, inside the wrapper
         const now = inspectTarget(targetPath, rp, options);
         if (!sameOwnerAndMode(now, existing)) {
           mode = applyOwnerAndMode(tempFd, now, options);
-          if (options.durable !== false) await fsyncFd(tempFd);
+          if (durable) await fsyncFd(tempFd);
         }
         existing = now;
       }
@@ -285,7 +286,7 @@ export async function writeAtomic(
       }
       renamed = true;
       // best effort: some file systems refuse fsync on directories
-      if (options.durable !== false && options.syncDirectory !== false) await fsyncFd(anchored!.fd).catch(() => undefined);
+      if (durable && options.syncDirectory !== false) await fsyncFd(anchored!.fd).catch(() => undefined);
       return { created: existing === null, mode, bytes, madeDirs };
     };
     return options.commit ? await options.commit(commit) : await commit();

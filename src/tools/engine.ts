@@ -68,10 +68,12 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   let roots: readonly string[] = [config.root, ...(config.roots ?? [])];
   // The configuration file in use and the default one at each root are the operator's: no tool may change them.
   const protect = () => [...roots.map((r) => path.join(r, DEFAULT_CONFIG_NAME)), ...(source.location ? [source.location.path] : [])];
+  // `--durability fsync`: every write through the guard flushes file and directory (io/atomic-write.ts)
+  const durable = config.durability === 'fsync';
   const guardFor = (state: ConfigState) =>
-    PathGuard.create({ root: roots[0]!, roots: roots.slice(1), ...mergeLists(config.cliLists, state.settings.lists), protect: protect(), seal: options.seal });
+    PathGuard.create({ root: roots[0]!, roots: roots.slice(1), ...mergeLists(config.cliLists, state.settings.lists), protect: protect(), seal: options.seal, durable });
   // The first generation's lists are already merged into `config` (the command line's and the file's).
-  let guard = await PathGuard.create({ ...config, roots: roots.slice(1), protect: protect(), seal: options.seal });
+  let guard = await PathGuard.create({ ...config, roots: roots.slice(1), protect: protect(), seal: options.seal, durable });
   let guardGeneration = source.current.generation;
   /** Bumped by every rebuild of the guard, so a slower, older rebuild never replaces a newer one. */
   let builds = 0;
@@ -79,6 +81,7 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   const history = await openHistory(config.history, {
     realRoot: guard.realRoot,
     lazy: true,
+    durable,
     stateDir: options.stateDir,
     ...(options.loadSqlite ? { loadSqlite: options.loadSqlite } : {}),
     ...(options.report ? { report: options.report } : {}),

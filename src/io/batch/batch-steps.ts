@@ -114,7 +114,7 @@ async function applyDelete(guard: PathGuard, rp: ResolvedPath, state: PresentSta
       unlinkSync(kept);
       throw changedError(rp, 'replaced');
     }
-    return fsyncFd(dir!.fd);
+    return guard.durable ? fsyncFd(dir!.fd) : undefined;
   });
   return {
     outcome: { path: rp.display, kind: 'delete' },
@@ -153,7 +153,7 @@ async function applyRename(guard: PathGuard, c: Extract<FileChange, { kind: 'ren
         throw changedError(from, 'replaced');
       }
       unlinkSync(src!);
-      return Promise.all(dirs.map((d) => fsyncFd(d.fd)));
+      return guard.durable ? Promise.all(dirs.map((d) => fsyncFd(d.fd))) : undefined;
     });
   } catch (e) {
     for (const d of [...made].reverse()) await fsp.rmdir(d).catch(() => undefined);

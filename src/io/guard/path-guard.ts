@@ -33,6 +33,8 @@ export interface GuardOptions {
   protect?: readonly string[] | undefined;
   /** Exact files refused for reads and writes on every face (the token file). */
   seal?: readonly string[] | undefined;
+  /** `[write] durability = "fsync"`: writes flush file and directory (default false: atomic rename only). */
+  durable?: boolean | undefined;
 }
 
 export interface ResolvedPath {
@@ -53,6 +55,8 @@ export interface ResolvedPath {
 export class PathGuard {
   /** The root as configured (normalized), used for display and lexical checks. */
   readonly root: string;
+  /** Writes through this guard flush file and directory (`--durability fsync`); else an atomic rename is all. */
+  readonly durable: boolean;
   /** The root with links resolved. */
   readonly realRoot: string;
   /** Every root (the first is `root`), as configured and with links resolved. */
@@ -61,7 +65,8 @@ export class PathGuard {
   private readonly lexicalPolicy: PathPolicyConfig;
   private readonly realPolicy: PathPolicyConfig;
 
-  private constructor(lexical: PathPolicyConfig, real: PathPolicyConfig) {
+  private constructor(lexical: PathPolicyConfig, real: PathPolicyConfig, durable: boolean) {
+    this.durable = durable;
     this.root = lexical.root;
     this.realRoot = real.root;
     this.roots = Object.freeze([lexical.root, ...(lexical.roots ?? [])]);
@@ -129,7 +134,7 @@ export class PathGuard {
       protect: await realList(protect),
       seal: await realList(seal),
     });
-    return new PathGuard(lexical, real);
+    return new PathGuard(lexical, real, options.durable === true);
   }
 
   /**

@@ -35,6 +35,8 @@ export interface OpenHistoryOptions {
   readonly background?: boolean;
   /** Builds the SQLite store on its first use instead of now (default false). */
   readonly lazy?: boolean;
+  /** `fsync` durability: SQLite commits with synchronous=FULL (default NORMAL: survives a process crash). */
+  readonly durable?: boolean;
 }
 
 const stderrReport = (message: string): void => {
@@ -134,7 +136,7 @@ export async function openHistory(settings: HistorySettings, options: OpenHistor
   }
   const module = (options.loadSqlite ?? loadSqliteModule)();
   if ('error' in module) return memory(`SQLite history unavailable (${module.error}); using the in-memory history`);
-  const open = () => durable(new SqliteRunner(file, module, report), options.realRoot);
+  const open = () => durable(new SqliteRunner(file, module, report, options.durable === true), options.realRoot);
   // what a new DurableHistory over this file answers, until a failure of the database itself
   return options.lazy ? new LazyHistory(open, limits, { backend: 'sqlite', durable: true, location: file }) : open();
 }
