@@ -29,6 +29,8 @@ Usage:
   hashline rollback PATH [--to TAG]
   hashline history [PATH] [--show ID]      the durable history: versions and who changed what
   hashline lang list | add NAME... | remove NAME...   grammars for symbols and rewrites
+  hashline config CLIENT [--root DIR]      the MCP client configuration for this copy: claude-desktop,
+                                           claude-code, cursor, vscode, or http (for hashline serve)
   hashline --help | --version
 
 The root is the folder the tools may touch. For mcp without --root, the client's MCP roots
@@ -114,6 +116,16 @@ are installed with hashline. \`add\` installs others (swift, kotlin, java, ...) 
 $HASHLINE_GRAMMAR_DIR, else $XDG_DATA_HOME/hashline/grammars, else ~/.local/share/hashline/grammars,
 where every hashline of this user finds them (global, npx or project installs). A running server
 sees a grammar added after it started once it is restarted.
+`,
+  config: `Usage: hashline config CLIENT [--root DIR] [--host H --port N] [--no-token]
+
+Prints the MCP client configuration that starts this copy of hashline, for CLIENT:
+  claude-desktop   claude_desktop_config.json (root: --root, else the working directory)
+  claude-code      the \`claude mcp add\` command line (root: --root, else .)
+  cursor, vscode   .cursor/mcp.json, .vscode/mcp.json (root: --root, else \${workspaceFolder})
+  http             a client of a running \`hashline serve\` (--host, --port; the Bearer token it printed)
+A clone, a global or a project install is named by absolute paths (node and bin/hashline.mjs);
+a copy run from npx's cache, which npm may clear, is named by \`npx -y hashline\`, with a note.
 `,
 };
 

@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   hash: async () => (await import('./commands/hash.js')).hashCommand,
   history: async () => (await import('./history-command.js')).historyCommand,
   rollback: async () => (await import('./commands/rollback.js')).rollbackCommand,
+  config: async () => (await import('./client-config.js')).configCommand,
 };
 
 /** Servers exit 2 when they cannot start; the commands for people exit 1 when refused. */
