@@ -34,7 +34,9 @@ Usage:
   hashline --help | --version
 
 The root is the folder the tools may touch. For mcp without --root, the client's MCP roots
-decide; without either, the working directory, except / and the home directory, which are refused.
+decide; without either, the working directory. A server (mcp, serve) refuses / and the home
+directory unless --root names them; read, edit, hash, rollback and history, which a person runs,
+take the working directory as it is.
 Run \`hashline COMMAND --help\` for the flags of a command.
 `,
   mcp: `Usage: hashline mcp [--root DIR] [--allow PATH]... [--block PATH]... [--read-allow PATH]...

@@ -73,7 +73,8 @@ export async function main(argv: string[]): Promise<void> {
       if (LOCAL_COMMANDS.has(cmd)) await (await import('./commands/local-engine.js')).closeLocalEngines();
     }
   } catch (e) {
-    const msg = isHashlineError(e) ? `[${e.code}] ${e.message}` : e instanceof Error ? e.message : String(e);
+    let msg = isHashlineError(e) ? `[${e.code}] ${e.message}` : e instanceof Error ? e.message : String(e);
+    if (LOCAL_COMMANDS.has(cmd)) msg = (await import('./commands/cli-wording.js')).cliWording(msg);
     process.stderr.write(`hashline: ${msg}\n`);
     process.exit(isUsageError(e) || SERVERS.has(cmd) ? 2 : 1);
   }
