@@ -13,7 +13,11 @@ const ENGINE = `Where files may be read and written:
   --tools LIST          tool names and/or the families "hashline" and "boundary" (default: both)
   --history STORE       sqlite|memory|off|postgres://...: where versions are kept (default sqlite:
                         one private file per root under $XDG_STATE_HOME/hashline/, shared by every
-                        process of the root)`;
+                        process of the root)
+
+Formatters ([format] in the configuration) run only from outside every root and --allow entry
+(never the project's node_modules/.bin, never through npx and the like), with a scrubbed
+environment and a time limit.`;
 
 export const HELP: Record<string, string> = {
   '': `hashline ${VERSION}: a safe file-system boundary for AI coding agents
