@@ -15,7 +15,11 @@ const ENGINE = `Where files may be read and written:
                         one private file per root under $XDG_STATE_HOME/hashline/, shared by every
                         process of the root)
   --durability MODE     atomic|fsync: atomic (default) writes a temp file and renames it, never torn
-                        by a crash of the process; fsync also flushes file and folder (power loss)`;
+                        by a crash of the process; fsync also flushes file and folder (power loss)
+
+Formatters ([format] in the configuration) run only from outside every root and --allow entry
+(never the project's node_modules/.bin, never through npx and the like), with a scrubbed
+environment and a time limit.`;
 
 export const HELP: Record<string, string> = {
   '': `hashline ${VERSION}: a safe file-system boundary for AI coding agents

@@ -26,6 +26,7 @@ import { closeSync, constants, fchmodSync, fchownSync, fsync as fsyncCallback, l
 import path from 'node:path';
 import { errnoText, HashlineError } from '../core/errors/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
+import { tempName } from '../core/own-names.js';
 import { selfIdentity } from './locks/lock-owner.js';
 import type { PathGuard, ResolvedPath } from './guard/path-guard.js';
 
@@ -63,8 +64,6 @@ export interface AtomicWriteResult {
   madeDirs: string[];
 }
 
-export const TEMP_MARKER = '.hashline-tmp-';
-
 /** Random per process (and per worker thread), so names of different processes never meet. */
 // A temp name carries its writer's pid and start time (`<pid>.<start>.<random>`), so a takeover of a
 // dead writer's lock removes that writer's temps and never those of a live upload (lock-file.ts).
@@ -77,7 +76,7 @@ let tempCounter = 0;
  * O_EXCL and O_NOFOLLOW anyway, so a name that exists is an error, never a write through it).
  */
 export function tempNameFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}${TEMP_MARKER}${tempPrefix}${(tempCounter++).toString(36)}`);
+  return path.join(path.dirname(target), tempName(path.basename(target), `${tempPrefix}${(tempCounter++).toString(36)}`));
 }
 
 function abortIfNeeded(signal: AbortSignal | undefined): void {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { CLI_SOURCE, REPO } from '../helpers/mcp-client.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
-import { TEMP_MARKER } from '../../src/io/atomic-write.js';
+import { TEMP_MARKER } from '../../src/core/own-names.js';
 
 function spawnServe(args: string[], env: Record<string, string> = {}): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'serve', ...args], {

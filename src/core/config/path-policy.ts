@@ -4,8 +4,9 @@
 
 import path from 'node:path';
 import { HashlineError } from '../errors/errors.js';
-import { pathHasLockName } from '../lock-names.js';
-import { LOCK_FILE_REASON, permissionDenied } from '../messages/guard.js';
+import { isLockName } from '../lock-names.js';
+import { pathHasOwnName } from '../own-names.js';
+import { LOCK_FILE_REASON, permissionDenied, STAGING_FILE_REASON } from '../messages/guard.js';
 
 export type Scope = 'read' | 'write';
 
@@ -83,18 +84,24 @@ export function containingRoot(abs: string, config: Pick<PathPolicyConfig, 'root
   return config.roots?.find((r) => isWithin(abs, r));
 }
 
+/** The refusal reason when a component of `rel` is one of hashline's own names, else undefined. */
+function ownNameIn(rel: string): string | undefined {
+  if (!pathHasOwnName(rel)) return undefined;
+  return rel.split('/').some((part) => isLockName(part)) ? LOCK_FILE_REASON : STAGING_FILE_REASON;
+}
+
 /** Decides a normalized absolute path against the policy, with no disk access. */
 export function decide(abs: string, config: PathPolicyConfig, scope: Scope): Verdict {
   if (config.seal?.includes(abs) || (scope === 'write' && config.protect?.includes(abs))) {
     return { kind: 'denied', abs, code: 'path_blocked', reason: "path is the operator's configuration, which no tool may change" };
   }
-  // hashline's own lock files (core/lock-names.ts) are never read, written or listed by a tool:
+  // hashline's own names (core/own-names.ts: staging, backup and lock files, which hold the bytes
+  // of the file they stage) are never read, written or listed by a tool, whatever the lists say:
   // any component below the root so named, or the last one of a path outside it
   const holder = containingRoot(abs, config);
   const inRoot = holder !== undefined;
-  if (pathHasLockName(holder !== undefined ? abs.slice(holder.length) : abs.slice(abs.lastIndexOf('/')))) {
-    return { kind: 'denied', abs, code: 'path_blocked', reason: LOCK_FILE_REASON };
-  }
+  const own = ownNameIn(holder !== undefined ? abs.slice(holder.length) : abs.slice(abs.lastIndexOf('/')));
+  if (own !== undefined) return { kind: 'denied', abs, code: 'path_blocked', reason: own };
   const { allow, block } = lists(config, scope);
   const blocked = block.some((b) => isWithin(abs, b));
   const allowListed = allow.some((a) => a === abs);

@@ -26,3 +26,8 @@ export function writeFailed(path: string, err: string): string {
 export function loneSurrogate(path: string): string {
   return `text for \`${path}\` holds a lone UTF-16 surrogate (not a character); send valid Unicode text`;
 }
+
+/** A hash mismatch on a file the read policy refuses: its hash is not shown (file_hash refuses it too). */
+export function staleHidden(path: string): string {
+  return `expectedSha256 does not match \`${path}\` (a read-blocked file: its hash is not shown); nothing was changed`;
+}

@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { MAX_BATCH_FILES } from '../../core/config/config.js';
 import { HashlineError, toHashlineError, type ErrorCode } from '../../core/errors/errors.js';
+import { readAdmitted } from '../guard/read-admission.js';
 import { checkExpected, occupied, readState, reopenChecked, type FileState } from './batch-state.js';
 import type { ChangeOutcome, FileChange } from './batch-change.js';
 import { applyChange, type Undo } from './batch-steps.js';
@@ -91,7 +92,7 @@ async function preflight(guard: PathGuard, c: FileChange, requireHash: boolean, 
     throw new HashlineError('not_regular_file', `\`${rp.display}\` is a symbolic link: ${c.kind === 'rename' ? 'file_rename moves' : 'file_delete deletes'} regular files only`, { details: { path: rp.display } });
   }
   const state = await readState(guard, rp, keep, signal);
-  checkExpected(rp, state, c.expectedSha256, requireHash, c.kind === 'write');
+  checkExpected(rp, state, c.expectedSha256, { requireHash, mayCreate: c.kind === 'write', hidden: !readAdmitted(guard, rp) });
   if (c.kind === 'rename' && (await occupied(c.to))) {
     throw new HashlineError('already_exists', `\`${c.to.display}\` already exists`, { details: { path: c.to.display } });
   }
@@ -160,7 +161,8 @@ export async function commitBatch(
           const { undo, outcome } = await applyChange(guard, c, state, vh, options.signal);
           undos.push(undo);
           if (state.exists) {
-            outcome.sha256Before = state.sha256;
+            // a read-blocked file's hash is returned only when the caller gave it
+            if (c.expectedSha256 !== undefined || readAdmitted(guard, primary(c))) outcome.sha256Before = state.sha256;
             if (c.kind !== 'write' && c.kind !== 'delete') outcome.sha256After = state.sha256;
             if (state.bytes) outcome.before = state.bytes;
           }

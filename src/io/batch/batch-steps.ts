@@ -13,6 +13,7 @@ import { fsync, linkSync, lstatSync, promises as fsp, renameSync, unlinkSync } f
 import path from 'node:path';
 import { HashlineError } from '../../core/errors/errors.js';
 import { linkSwapped } from '../../core/messages/guard.js';
+import { backupName } from '../../core/own-names.js';
 import { closeQuietly, ensureParents, openAnchoredDir, writeAtomic, type AnchoredDir } from '../atomic-write.js';
 import type { Attributes, ChangeOutcome, FileChange } from './batch-change.js';
 import { changedError, occupied, type FileState, type PresentState } from './batch-state.js';
@@ -31,9 +32,7 @@ export interface Applied {
   outcome: ChangeOutcome;
 }
 
-export const BACKUP_MARKER = '.hashline-bak-';
-
-const backupBase = (real: string) => `.${path.basename(real)}${BACKUP_MARKER}${randomBytes(6).toString('hex')}`;
+const backupBase = (real: string) => backupName(path.basename(real), randomBytes(6).toString('hex'));
 
 const fsyncFd = (fd: number) => new Promise<void>((resolve) => fsync(fd, () => resolve()));
 

@@ -169,6 +169,15 @@ export class PathGuard {
     return (slash === 0 ? '/' : target.slice(0, slash)) === dir && this.admitsReal(target, scope);
   }
 
+  /**
+   * True when some tool or route could write at the real path `real`: it lies inside a root (as
+   * configured or real) or under an allow-list entry. A program hashline starts never lives there.
+   */
+  writableByTools(real: string): boolean {
+    if (this.withinRoots(real)) return true;
+    return [...this.lexicalPolicy.allow, ...this.realPolicy.allow].some((a) => isWithin(real, a));
+  }
+
   /** The refusal of a real path for a scope (worded with its display form), or null when admitted. */
   refusalOfReal(real: string, scope: Scope): HashlineError | null {
     const verdict = decide(real, this.realPolicy, scope);

@@ -143,7 +143,7 @@ async function prepare(engine: Engine, item: Item, call: CallContext): Promise<F
     const rel = path.relative(engine.guard.realRoot, rp.real).split(path.sep).join('/');
     const spec = selectFormatter(settings.formatters, rel);
     if (spec) {
-      final = await formatCandidate(spec, cand.bytes, { source: rp.real, display, root: engine.guard.realRoot, signal: call.signal });
+      final = await formatCandidate(spec, cand.bytes, { source: rp.real, display, root: engine.guard.realRoot, guard: engine.guard, signal: call.signal });
       formatter = spec.name;
     }
   }
