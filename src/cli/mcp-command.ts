@@ -8,7 +8,7 @@ import { RootsBinding } from '../mcp/roots.js';
 import { LimitedStdioTransport } from '../mcp/stdio-transport.js';
 import { createEngine, type Engine } from '../tools/engine.js';
 import { selectLazyTools } from '../tools/tool-loaders.js';
-import { ENGINE_FLAGS, engineConfigFor, noRootError, parseFlags, unsafeDefaultRoot } from './options.js';
+import { clientRootRefused, ENGINE_FLAGS, engineConfigFor, noRootError, noSafeClientRoot, parseFlags, unsafeDefaultRoot, unsafeRoot } from './options.js';
 
 const toolFlag = (raw: unknown) =>
   raw === undefined ? undefined : (raw as string[]).flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== '');
@@ -37,7 +37,17 @@ export async function mcpCommand(argv: string[]): Promise<void> {
     const explicitConfig = values.config !== undefined || (process.env.HASHLINE_CONFIG ?? '') !== '';
     const tools = selectLazyTools(explicitConfig ? engineConfigFor(values, [process.cwd()]).config.tools : toolFlag(values.tools));
     const why = unsafeDefaultRoot();
-    const binding = new RootsBinding({ build, cwd: process.cwd(), refuseCwd: why === null ? null : noRootError(why), log });
+    const binding = new RootsBinding({
+      build,
+      cwd: process.cwd(),
+      refuseCwd: why === null ? null : noRootError(why),
+      refuseRoot: (dir) => {
+        const unsafe = unsafeRoot(dir);
+        return unsafe === null ? null : clientRootRefused(unsafe);
+      },
+      noSafeRoot: noSafeClientRoot,
+      log,
+    });
     server = createMcpServer(() => binding.engine(), tools);
     binding.attach(server);
     log(`MCP on stdio, ${tools.length} tools; the root comes from the client's MCP roots (or --root)`);
