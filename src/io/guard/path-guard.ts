@@ -33,6 +33,8 @@ export interface GuardOptions {
   protect?: readonly string[] | undefined;
   /** Exact files refused for reads and writes on every face (the token file). */
   seal?: readonly string[] | undefined;
+  /** Absolute directories refused, with everything under them, for reads and writes on every face (the state directory). */
+  sealTree?: readonly string[] | undefined;
 }
 
 export interface ResolvedPath {
@@ -117,8 +119,9 @@ export class PathGuard {
     const readBlock = norm(options.readBlock);
     const protect = norm(options.protect);
     const seal = norm(options.seal);
+    const sealTree = norm(options.sealTree);
     const roots = extra.length > 0 ? extra : undefined;
-    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal });
+    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal, sealTree });
     const real: PathPolicyConfig = Object.freeze({
       root: realRoot,
       roots: realExtra.length > 0 ? realExtra : undefined,
@@ -128,6 +131,7 @@ export class PathGuard {
       readBlock: await realList(readBlock),
       protect: await realList(protect),
       seal: await realList(seal),
+      sealTree: await realList(sealTree),
     });
     return new PathGuard(lexical, real);
   }
