@@ -24,13 +24,13 @@ const root = process.getuid?.() === 0;
 /** Runs `fn` with permissions that bind (as nobody when this process is root). */
 async function unprivileged<T>(fn: () => Promise<T>): Promise<T> {
   if (!root) return fn();
-  process.setegid(NOBODY);
-  process.seteuid(NOBODY);
+  process.setegid!(NOBODY);
+  process.seteuid!(NOBODY);
   try {
     return await fn();
   } finally {
-    process.seteuid(0);
-    process.setegid(0);
+    process.seteuid!(0);
+    process.setegid!(0);
   }
 }
 
