@@ -53,7 +53,8 @@ ${ENGINE}
 Without --root, the client's MCP roots decide, once it has initialized: absolute paths inside any
 root are admitted, relative ones resolve against the first, and roots/list_changed is followed.
 A client that offers no roots gets the working directory; when that is / or the home directory,
-nothing is served: every tool call answers an error naming --root.
+nothing is served: every tool call answers an error naming --root. A client root that is /, the
+home directory or a folder holding it is refused too: only --root may name such a folder.
 
 Example client entry:  {"command": "npx", "args": ["-y", "hashline", "mcp", "--root", "/path/to/project"]}
 `,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { HashlineError } from '../errors/errors.js';
 import { isLockName } from '../lock-names.js';
 import { pathHasOwnName } from '../own-names.js';
-import { LOCK_FILE_REASON, permissionDenied, STAGING_FILE_REASON } from '../messages/guard.js';
+import { LOCK_FILE_REASON, permissionDenied, STAGING_FILE_REASON, STATE_DIR_REASON } from '../messages/guard.js';
 
 export type Scope = 'read' | 'write';
 
@@ -24,6 +24,8 @@ export interface PathPolicyConfig {
   readonly protect?: readonly string[] | undefined;
   /** Exact files no tool may read or change (the server's token file). */
   readonly seal?: readonly string[] | undefined;
+  /** Directories no tool may read, change or list, with everything under them (hashline's state directory). */
+  readonly sealTree?: readonly string[] | undefined;
 }
 
 export type Verdict =
@@ -95,6 +97,7 @@ export function decide(abs: string, config: PathPolicyConfig, scope: Scope): Ver
   if (config.seal?.includes(abs) || (scope === 'write' && config.protect?.includes(abs))) {
     return { kind: 'denied', abs, code: 'path_blocked', reason: "path is the operator's configuration, which no tool may change" };
   }
+  if (config.sealTree?.some((d) => isWithin(abs, d))) return { kind: 'denied', abs, code: 'path_blocked', reason: STATE_DIR_REASON };
   // hashline's own names (core/own-names.ts: staging, backup and lock files, which hold the bytes
   // of the file they stage) are never read, written or listed by a tool, whatever the lists say:
   // any component below the root so named, or the last one of a path outside it

@@ -12,9 +12,11 @@
 //    left empty are removed.
 
 import { createHash } from 'node:crypto';
+import { lstatSync } from 'node:fs';
 import { MAX_BATCH_FILES } from '../../core/config/config.js';
 import { HashlineError, toHashlineError, type ErrorCode } from '../../core/errors/errors.js';
 import { readAdmitted } from '../guard/read-admission.js';
+import { rollbackIncomplete } from '../../core/messages/write.js';
 import { checkExpected, occupied, readState, reopenChecked, type FileState } from './batch-state.js';
 import type { ChangeOutcome, FileChange } from './batch-change.js';
 import { applyChange, type Undo } from './batch-steps.js';
@@ -99,16 +101,20 @@ async function preflight(guard: PathGuard, c: FileChange, requireHash: boolean, 
   return state;
 }
 
+/** A path that could not be put back: its code, and where its previous bytes still are (a backup left for the user). */
+type FailedUndo = { path: string; code: ErrorCode; kept?: string };
+
 /** Undoes `undos` in reverse; returns the paths restored and those that could not be. */
-async function rollBack(undos: Undo[]): Promise<{ restored: string[]; failed: Array<{ path: string; code: ErrorCode }> }> {
+async function rollBack(guard: PathGuard, undos: Undo[]): Promise<{ restored: string[]; failed: FailedUndo[] }> {
   const restored: string[] = [];
-  const failed: Array<{ path: string; code: ErrorCode }> = [];
+  const failed: FailedUndo[] = [];
   for (const u of [...undos].reverse()) {
     try {
       await u.run();
       restored.push(u.path);
     } catch (e) {
-      failed.push({ path: u.path, code: undoCode(e) });
+      const left = u.kept !== undefined && lstatSync(u.kept, { throwIfNoEntry: false }) !== undefined;
+      failed.push({ path: u.path, code: undoCode(e), ...(left ? { kept: guard.display(u.kept!) } : {}) });
     }
   }
   return { restored: restored.reverse(), failed: failed.reverse() };
@@ -175,12 +181,14 @@ export async function commitBatch(
       }
     } catch (e) {
       const cause = toHashlineError(e);
-      const { restored, failed } = await rollBack(undos);
+      const { restored, failed } = await rollBack(guard, undos);
       const filePath = primary(changes[current]!).display;
       if (failed.length > 0) {
         const affected = failed.map((f) => f.path);
-        throw new HashlineError('rollback_incomplete', `${cause.message}; rolling back failed for: ${affected.join(', ')}. Inspect these files and hash them again before retrying`, {
-          details: { filePath, cause: cause.code, affected, causes: failed, restored },
+        const kept = failed.flatMap((f) => (f.kept === undefined ? [] : [{ path: f.path, backup: f.kept }]));
+        // (the locks are let go as withLocks returns, this way out included)
+        throw new HashlineError('rollback_incomplete', rollbackIncomplete(cause.message, affected, kept), {
+          details: { filePath, cause: cause.code, affected, causes: failed, restored, kept },
           cause,
         });
       }

@@ -22,6 +22,8 @@ import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
 
 export interface Undo {
   path: string;
+  /** The real path of the backup that holds the file's previous bytes until the batch ends (none for renames and mode changes). */
+  kept?: string;
   run(): Promise<void>;
   /** Called after the whole batch succeeded. */
   discard(): Promise<void>;
@@ -90,6 +92,7 @@ async function applyWrite(guard: PathGuard, c: Extract<FileChange, { kind: 'writ
     outcome: { path: rp.display, kind: 'write', created: !state.exists, madeDirs: made.map((d) => guard.display(d)) },
     undo: {
       path: rp.display,
+      ...(backup ? { kept: backup } : {}),
       run: async () => {
         if (backup) return fsp.rename(backup, rp.real);
         await fsp.unlink(rp.real);
@@ -119,6 +122,7 @@ async function applyDelete(guard: PathGuard, rp: ResolvedPath, state: PresentSta
     outcome: { path: rp.display, kind: 'delete' },
     undo: {
       path: rp.display,
+      kept: path.join(dirReal, backup),
       // link() refuses a file that appeared under the old name meanwhile: never replaced
       run: () => inDirs(guard, [rp], ([name], [dir]) => {
         linkSync(`${dir!.prefix}/${backup}`, name!);

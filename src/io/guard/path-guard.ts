@@ -35,6 +35,8 @@ export interface GuardOptions {
   seal?: readonly string[] | undefined;
   /** `[write] durability = "fsync"`: writes flush file and directory (default false: atomic rename only). */
   durable?: boolean | undefined;
+  /** Absolute directories refused, with everything under them, for reads and writes on every face (the state directory). */
+  sealTree?: readonly string[] | undefined;
 }
 
 export interface ResolvedPath {
@@ -122,8 +124,9 @@ export class PathGuard {
     const readBlock = norm(options.readBlock);
     const protect = norm(options.protect);
     const seal = norm(options.seal);
+    const sealTree = norm(options.sealTree);
     const roots = extra.length > 0 ? extra : undefined;
-    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal });
+    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal, sealTree });
     const real: PathPolicyConfig = Object.freeze({
       root: realRoot,
       roots: realExtra.length > 0 ? realExtra : undefined,
@@ -133,6 +136,7 @@ export class PathGuard {
       readBlock: await realList(readBlock),
       protect: await realList(protect),
       seal: await realList(seal),
+      sealTree: await realList(sealTree),
     });
     return new PathGuard(lexical, real, options.durable === true);
   }
