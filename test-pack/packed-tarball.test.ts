@@ -1,7 +1,8 @@
 // The package as users get it: `npm pack`, installed into an empty folder, then `npx hashline mcp
 // --root DIR` driven by the MCP SDK client (tools/list, one call of each family), `npx hashline
 // serve` driven by fetch, a grammar added with `npx hashline lang add`, the library imported by name,
-// and every subpath of `exports` imported by its public name (`hashline/ai` with its peer `ai`). Also the size of the default install. Slow (an npm install): `npm run test:pack`, run by CI.
+// and every subpath of `exports` imported by its public name (`hashline/ai` with its peer `ai`).
+// Also the size of the default install. Slow (an npm install): `npm run test:pack`, run by CI.
 // It packs the current build: `npm run build` first when the sources changed (npm install does).
 
 import assert from 'node:assert/strict';
