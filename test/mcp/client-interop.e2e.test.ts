@@ -104,6 +104,7 @@ function cases(remember: Map<string, string>): Case[] {
     { tool: 'fs_read', shape: 'refusal', what: 'no targets', args: { targets: [] }, badInput: true },
     { tool: 'fs_write', shape: 'success', what: 'a new file', args: { targets: [{ path: 'w.txt', text: 'written\n' }] }, after: tagOf },
     { tool: 'fs_write', shape: 'file-error', what: 'one file refused beside one written', args: { targets: [{ path: 'w2.txt', text: 'ok\n' }, { path: '../outside/x.txt', text: 'no\n' }] } },
+    { tool: 'fs_write', shape: 'refusal', what: 'every file refused', args: { targets: [{ path: '../outside/x.txt', text: 'no\n' }, { path: 'w.txt', text: 'x\n', file_hash: '0000' }] } },
     { tool: 'fs_write', shape: 'refusal', what: 'no targets', args: { targets: [] }, badInput: true },
     { tool: 'fs_edit', shape: 'success', what: 'an edit with its diff', args: () => ({ targets: [{ path: 'edit.txt', file_hash: remember.get('edit.txt'), ops: 'replace 2:\n+TWO' }] }), after: tagOf },
     { tool: 'fs_edit', shape: 'success', what: 'a compact reply', args: () => ({ reply: 'compact', targets: [{ path: 'edit.txt', file_hash: remember.get('edit.txt'), ops: 'insert tail:\n+four' }] }), after: tagOf },
