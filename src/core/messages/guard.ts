@@ -30,6 +30,11 @@ export function cannotResolve(path: string, errno: string): string {
   return `cannot resolve \`${path}\`: ${errno}`;
 }
 
+/** The boundary tools change a file by its own path, never through a symbolic link (`target`: where it points, as the guard shows it). */
+export function linkRefused(path: string, target: string): string {
+  return `\`${path}\` is a symbolic link to \`${target}\`: the boundary tools change files by their own path, never through a link; name \`${target}\` instead`;
+}
+
 export function linkSwapped(path: string): string {
   return `permission denied: \`${path}\` changed between the check and the open (a link was swapped in); nothing was read or written`;
 }

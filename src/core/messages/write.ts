@@ -14,8 +14,16 @@ export function emptyText(path: string, afterStrip: boolean): string {
     : `text is empty for \`${path}\`. Nothing was sent to add to the file.`;
 }
 
-export function writeDenied(path: string, root: string, reason: string): string {
+/** A write refused by the guard: the seed's text (with its allowlist hint) for a path outside the root; the reason alone otherwise. */
+export function writeDenied(path: string, root: string, reason: string, outsideRoot = true): string {
+  if (!outsideRoot) return `write permission denied for \`${path}\`: ${reason}. Nothing was written.`;
   return `write permission denied for \`${path}\`. Files under \`${root}\` are writable by default. Use the allowlist to grant access to paths outside this directory. (${reason})`;
+}
+
+/** hashline's own: fs_write's `file_hash` no longer names what is on disk. */
+export function writeStale(path: string, sent: string, now: string | undefined): string {
+  const found = now === undefined ? 'the file no longer exists' : `it is now #${now}`;
+  return `refusing to overwrite \`${path}\`: it changed since the version you passed as file_hash (${sent}); ${found}. Nothing was written: re-read it with fs_read, then write again with its fresh tag.`;
 }
 
 export function writeFailed(path: string, err: string): string {

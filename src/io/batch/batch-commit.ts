@@ -17,6 +17,7 @@ import { MAX_BATCH_FILES } from '../../core/config/config.js';
 import { HashlineError, toHashlineError, type ErrorCode } from '../../core/errors/errors.js';
 import { readAdmitted } from '../guard/read-admission.js';
 import { rollbackIncomplete } from '../../core/messages/write.js';
+import { linkRefused } from '../../core/messages/guard.js';
 import { checkExpected, occupied, readState, reopenChecked, type FileState } from './batch-state.js';
 import type { ChangeOutcome, FileChange } from './batch-change.js';
 import { applyChange, type Undo } from './batch-steps.js';
@@ -90,8 +91,10 @@ function checkEndpoints(changes: readonly FileChange[]): void {
 /** Preflight of one change: its journaled state, checked against the caller's hash. */
 async function preflight(guard: PathGuard, c: FileChange, requireHash: boolean, keep: number, signal?: AbortSignal): Promise<FileState> {
   const rp = primary(c);
-  if ((c.kind === 'rename' || c.kind === 'delete') && rp.viaLink) {
-    throw new HashlineError('not_regular_file', `\`${rp.display}\` is a symbolic link: ${c.kind === 'rename' ? 'file_rename moves' : 'file_delete deletes'} regular files only`, { details: { path: rp.display } });
+  // the boundary family changes no file through a link (the tools refuse one first; this holds for any caller)
+  if (rp.viaLink) {
+    const target = guard.display(rp.real);
+    throw new HashlineError('not_regular_file', linkRefused(rp.display, target), { details: { filePath: rp.display, path: rp.display, reason: 'symlink', target } });
   }
   const state = await readState(guard, rp, keep, signal);
   checkExpected(rp, state, c.expectedSha256, { requireHash, mayCreate: c.kind === 'write', hidden: !readAdmitted(guard, rp) });

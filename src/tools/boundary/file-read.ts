@@ -19,6 +19,7 @@ import { inspectFile } from './file-facts.js';
 import { effectiveMethods, intrinsicMethods } from '../../core/capabilities.js';
 import type { Engine } from '../engine.js';
 import { defineTool } from '../tool.js';
+import { numberPair } from '../schema-forms.js';
 
 /** What the contents of one batch may cost in the reply (the text block repeats them, escaped again). */
 export const READ_BATCH_BUDGET = 2 * 1024 * 1024;
@@ -27,7 +28,7 @@ const Request = z.strictObject({
   filePath: z.string().min(1),
   mode: z.enum(['auto', 'ast', 'text']).optional().describe('default auto: ast where available unless a window is asked for'),
   range: z.strictObject({ start: z.number(), end: z.number() }).optional().describe('text window: zero-based lines [start, end)'),
-  lines: z.tuple([z.number(), z.number()]).optional().describe('alias of range: [start, end), zero-based'),
+  lines: numberPair().optional().describe('alias of range: [start, end), zero-based'),
   maxBytes: z.number().optional().describe('content limit, 1..1048576 (default 1048576)'),
   language: z.string().optional().describe('grammar to parse with, when the extension does not say'),
   selectors: z.array(z.string()).min(1).max(100).optional().describe('RFC 6901 pointers into a JSON, JSONC, TOML or YAML file'),
@@ -45,7 +46,7 @@ const Result = z.object({
   truncated: z.boolean().optional(),
   hasMore: z.boolean().optional(),
   totalLines: z.number().optional(),
-  lines: z.object({ requested: z.tuple([z.number(), z.number()]), returned: z.tuple([z.number(), z.number()]) }).optional(),
+  lines: z.object({ requested: numberPair(), returned: numberPair() }).optional(),
   ast: AstResultSchema.optional(),
   capabilities: CapabilityEntry.omit({ filePath: true, error: true }).optional(),
   note: z.string().optional(),
