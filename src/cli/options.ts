@@ -18,6 +18,7 @@ export const ENGINE_FLAGS = {
   config: { type: 'string' },
   tools: { type: 'string', multiple: true },
   history: { type: 'string' },
+  'unrestricted-file-access': { type: 'boolean' },
 } as const;
 
 type FlagSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
@@ -75,6 +76,7 @@ export function engineConfigFor(values: FlagValues, roots: readonly string[]): {
       readBlock: list('read-block').map((p) => path.resolve(root, p)),
       tools,
       history: v.history as string | undefined,
+      unrestricted: v['unrestricted-file-access'] === true,
     },
     configSource.initialDoc,
   );

@@ -11,6 +11,7 @@ import { ReceiptBook } from '../core/receipt-book.js';
 import { ConfigSource, DEFAULT_CONFIG_NAME, type ConfigState } from '../io/guard/config-file.js';
 import { LockManager } from '../io/locks/file-lock.js';
 import { openHistory } from '../io/history/open-history.js';
+import { stateDirFor } from '../io/history/history-file.js';
 import type { SqliteModule } from '../io/history/sqlite-runner.js';
 import { PathGuard } from '../io/guard/path-guard.js';
 import { SqlValidator } from '../io/sql/sql-worker.js';
@@ -68,10 +69,14 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   let roots: readonly string[] = [config.root, ...(config.roots ?? [])];
   // The configuration file in use and the default one at each root are the operator's: no tool may change them.
   const protect = () => [...roots.map((r) => path.join(r, DEFAULT_CONFIG_NAME)), ...(source.location ? [source.location.path] : [])];
+  // Unrestricted access is the operator's, decided at start (a reload never widens it); the state
+  // directory (the history) is then out of every tool's reach, as the roots' outside was.
+  const unrestricted = config.access === 'unrestricted';
+  const access = unrestricted ? { unrestricted, sealDirs: [stateDirFor(options.stateDir)] } : {};
   const guardFor = (state: ConfigState) =>
-    PathGuard.create({ root: roots[0]!, roots: roots.slice(1), ...mergeLists(config.cliLists, state.settings.lists), protect: protect(), seal: options.seal });
+    PathGuard.create({ root: roots[0]!, roots: roots.slice(1), ...mergeLists(config.cliLists, state.settings.lists), protect: protect(), seal: options.seal, ...access });
   // The first generation's lists are already merged into `config` (the command line's and the file's).
-  let guard = await PathGuard.create({ ...config, roots: roots.slice(1), protect: protect(), seal: options.seal });
+  let guard = await PathGuard.create({ ...config, roots: roots.slice(1), protect: protect(), seal: options.seal, ...access });
   let guardGeneration = source.current.generation;
   /** Bumped by every rebuild of the guard, so a slower, older rebuild never replaces a newer one. */
   let builds = 0;

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { HashlineError } from '../errors/errors.js';
 import { pathHasLockName } from '../lock-names.js';
-import { LOCK_FILE_REASON, permissionDenied } from '../messages/guard.js';
+import { LOCK_FILE_REASON, permissionDenied, STATE_DIR_REASON } from '../messages/guard.js';
 
 export type Scope = 'read' | 'write';
 
@@ -23,6 +23,13 @@ export interface PathPolicyConfig {
   readonly protect?: readonly string[] | undefined;
   /** Exact files no tool may read or change (the server's token file). */
   readonly seal?: readonly string[] | undefined;
+  /**
+   * The operator's unrestricted file access: a path outside every root is admitted without an allow
+   * entry. Everything else here still holds (blocks, read blocks, protected and sealed files, lock files).
+   */
+  readonly unrestricted?: boolean | undefined;
+  /** Directories no tool may read or change, with everything under them (hashline's state directory). */
+  readonly sealDirs?: readonly string[] | undefined;
 }
 
 export type Verdict =
@@ -88,6 +95,7 @@ export function decide(abs: string, config: PathPolicyConfig, scope: Scope): Ver
   if (config.seal?.includes(abs) || (scope === 'write' && config.protect?.includes(abs))) {
     return { kind: 'denied', abs, code: 'path_blocked', reason: "path is the operator's configuration, which no tool may change" };
   }
+  if (config.sealDirs?.some((d) => isWithin(abs, d))) return { kind: 'denied', abs, code: 'path_blocked', reason: STATE_DIR_REASON };
   // hashline's own lock files (core/lock-names.ts) are never read, written or listed by a tool:
   // any component below the root so named, or the last one of a path outside it
   const holder = containingRoot(abs, config);
@@ -102,7 +110,7 @@ export function decide(abs: string, config: PathPolicyConfig, scope: Scope): Ver
     return { kind: 'conflict', abs, reason: 'Security Alert: path is in both blocklist and allowlist.' };
   }
   if (blocked) return { kind: 'denied', abs, code: 'path_blocked', reason: 'path is in blocklist' };
-  if (!inRoot && !allowListed) {
+  if (!inRoot && !allowListed && config.unrestricted !== true) {
     return { kind: 'denied', abs, code: 'path_outside_root', reason: 'path is outside project root' };
   }
   return { kind: 'allowed', abs, inRoot, allowListed };

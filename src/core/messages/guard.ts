@@ -16,6 +16,8 @@ export function symlinkEscape(path: string): string {
 /** The refusal reason for a path naming one of hashline's lock files (core/lock-names.ts). */
 export const LOCK_FILE_REASON = 'the path names a hashline lock file, which tools never read, write or list';
 
+export const STATE_DIR_REASON = "path is in hashline's state directory (the history), which no tool may read or change";
+
 export function tooManyLinks(path: string): string {
   return `permission denied: \`${path}\` goes through too many levels of symbolic links`;
 }

@@ -33,6 +33,10 @@ export interface GuardOptions {
   protect?: readonly string[] | undefined;
   /** Exact files refused for reads and writes on every face (the token file). */
   seal?: readonly string[] | undefined;
+  /** Directories refused for reads and writes with everything under them (the state directory). */
+  sealDirs?: readonly string[] | undefined;
+  /** The operator's unrestricted file access: paths outside the roots are admitted (everything else holds). */
+  unrestricted?: boolean | undefined;
 }
 
 export interface ResolvedPath {
@@ -117,8 +121,10 @@ export class PathGuard {
     const readBlock = norm(options.readBlock);
     const protect = norm(options.protect);
     const seal = norm(options.seal);
+    const sealDirs = norm(options.sealDirs);
+    const unrestricted = options.unrestricted === true ? true : undefined;
     const roots = extra.length > 0 ? extra : undefined;
-    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal });
+    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal, sealDirs, unrestricted });
     const real: PathPolicyConfig = Object.freeze({
       root: realRoot,
       roots: realExtra.length > 0 ? realExtra : undefined,
@@ -128,6 +134,8 @@ export class PathGuard {
       readBlock: await realList(readBlock),
       protect: await realList(protect),
       seal: await realList(seal),
+      sealDirs: await realList(sealDirs),
+      unrestricted,
     });
     return new PathGuard(lexical, real);
   }
