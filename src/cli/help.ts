@@ -9,6 +9,9 @@ const ENGINE = `Where files may be read and written:
   --block PATH          refuse this path and everything under it, even inside the root (repeatable)
   --read-allow PATH, --read-block PATH
                         when given, replace the allow/block lists for reads only
+  --unrestricted-file-access
+                        admit paths outside the root without --allow (blocks, read blocks, the
+                        configuration file, the state directory and hashes still hold)
   --config FILE         the configuration file (also HASHLINE_CONFIG; default hashline.toml at the root)
   --tools LIST          tool names and/or the families "hashline" and "boundary" (default: both)
   --history STORE       sqlite|memory|off|postgres://...: where versions are kept (default sqlite:
@@ -44,7 +47,8 @@ take the working directory as it is.
 Run \`hashline COMMAND --help\` for the flags of a command.
 `,
   mcp: `Usage: hashline mcp [--root DIR] [--allow PATH]... [--block PATH]... [--read-allow PATH]...
-                    [--read-block PATH]... [--config FILE] [--tools LIST] [--history STORE]
+                    [--read-block PATH]... [--unrestricted-file-access] [--config FILE] [--tools LIST]
+                    [--history STORE]
 
 Serves the tools over MCP on stdio (logs on stderr).
 

@@ -22,6 +22,7 @@ export const ENGINE_FLAGS = {
   tools: { type: 'string', multiple: true },
   history: { type: 'string' },
   durability: { type: 'string' },
+  'unrestricted-file-access': { type: 'boolean' },
 } as const;
 
 type FlagSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
@@ -121,6 +122,7 @@ export function engineConfigFor(values: FlagValues, roots: readonly string[]): {
       tools,
       history: v.history as string | undefined,
       durability: durabilityFlag(v.durability as string | undefined),
+      unrestricted: v['unrestricted-file-access'] === true,
     },
     configSource.initialDoc,
   );

@@ -89,6 +89,8 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   const durable = config.durability === 'fsync';
   // hashline's state directory (every root's durable history) is out of every tool's reach, whichever root holds it
   const sealTree = [stateDirFor(options.stateDir)];
+  // Unrestricted access is the operator's, decided at start (a reload never widens it)
+  const unrestricted = config.access === 'unrestricted';
   // The first generation's lists are already merged into `config` (the command line's and the file's).
   const startGeneration = source.current.generation;
   const listsFor = (state: ConfigState, list: readonly string[], srcs: ReadonlyMap<string, ConfigSource>): GuardLists => {
@@ -97,7 +99,7 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   };
   const guardFor = (state: ConfigState, list: readonly string[], srcs: ReadonlyMap<string, ConfigSource>) => {
     const { allow, block, readAllow, readBlock } = listsFor(state, list, srcs);
-    return PathGuard.create({ root: list[0]!, roots: list.slice(1), allow, block, readAllow, readBlock, protect: protect(list, srcs), seal: options.seal, sealTree, durable });
+    return PathGuard.create({ root: list[0]!, roots: list.slice(1), allow, block, readAllow, readBlock, protect: protect(list, srcs), seal: options.seal, sealTree, durable, unrestricted });
   };
   /** What a guard is built from: the generation of every configuration file in use. */
   const stamp = (srcs: ReadonlyMap<string, ConfigSource>) => [source, ...srcs.values()].map((s) => s.current.generation).join(':');

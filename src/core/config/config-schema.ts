@@ -15,6 +15,9 @@ export type PatchStrategy = (typeof PATCH_STRATEGIES)[number];
 export const AIDER_MATCHERS = ['exact', 'whitespace', 'relative-indentation', 'diff-match-patch'] as const;
 export type AiderMatcher = (typeof AIDER_MATCHERS)[number];
 export const CHOWN_POLICIES = ['same', 'any'] as const;
+/** `restricted` (default): paths outside the roots need an allow entry; `unrestricted`: any path, blocks kept. */
+export const FILE_ACCESS = ['restricted', 'unrestricted'] as const;
+export type FileAccess = (typeof FILE_ACCESS)[number];
 export const HISTORY_STORES = ['sqlite', 'memory', 'off', 'postgres'] as const;
 export type HistoryStoreKind = (typeof HISTORY_STORES)[number];
 export type ChownPolicy = (typeof CHOWN_POLICIES)[number];
@@ -81,6 +84,8 @@ function buildSchemas() {
       .optional(),
     files: z
       .strictObject({
+        /** Read at start only: a person approves it (the file is out of every tool's reach) and restarts. */
+        access: z.enum(FILE_ACCESS).optional(),
         read: z.strictObject({ modes: uniqueList(READ_MODES).optional() }).optional(),
         patch: z
           .strictObject({

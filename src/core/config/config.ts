@@ -2,7 +2,7 @@
 // once at start (zod, strict), then frozen. Unsafe switches have loud names and default off.
 // What may change while the server runs (the file's settings, reloaded) lives in io/guard/config-file.ts.
 
-import type { ConfigDoc, Durability, GuardLists } from './config-schema.js';
+import type { ConfigDoc, Durability, FileAccess, GuardLists } from './config-schema.js';
 import { resolveHistory, type HistorySettings } from '../history/history-settings.js';
 
 /** Size limits of one request and one reply (the stdio transport of the MCP SDK drops >10 MiB). */
@@ -34,6 +34,13 @@ export interface EngineConfig {
   readonly history: HistorySettings;
   /** How writes reach the disk (`--durability` over `[write] durability`; default `atomic`). */
   readonly durability?: Durability | undefined;
+  /**
+   * `unrestricted`: paths outside the roots are admitted without an allow entry (blocks, read
+   * blocks, the protected configuration, the state directory and hashes still hold). Only a person
+   * sets it: `--unrestricted-file-access`, or `[files] access` in the configuration file as read at
+   * start (out of every tool's reach); never a tool argument, never a reload.
+   */
+  readonly access?: FileAccess | undefined;
 }
 
 type CliValues = {
@@ -48,6 +55,8 @@ type CliValues = {
   history?: string | undefined;
   /** `--durability atomic|fsync` (checked by the command line). */
   durability?: Durability | undefined;
+  /** `--unrestricted-file-access` */
+  unrestricted?: boolean | undefined;
 };
 
 /** Lists of the command line and of the file, added up (read lists stay unset when neither sets them). */
@@ -80,5 +89,6 @@ export function mergeConfig(cli: CliValues, file: ConfigDoc = {}): EngineConfig 
     tools: cli.tools ?? file.tools,
     history: resolveHistory(cli.history, file.history),
     durability: cli.durability ?? file.write?.durability ?? 'atomic',
+    access: cli.unrestricted === true ? 'unrestricted' : (file.files?.access ?? 'restricted'),
   });
 }

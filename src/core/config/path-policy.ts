@@ -26,6 +26,11 @@ export interface PathPolicyConfig {
   readonly seal?: readonly string[] | undefined;
   /** Directories no tool may read, change or list, with everything under them (hashline's state directory). */
   readonly sealTree?: readonly string[] | undefined;
+  /**
+   * The operator's unrestricted file access: a path outside every root is admitted without an allow
+   * entry. Everything else here still holds (blocks, read blocks, protected and sealed files, lock files).
+   */
+  readonly unrestricted?: boolean | undefined;
 }
 
 export type Verdict =
@@ -112,7 +117,7 @@ export function decide(abs: string, config: PathPolicyConfig, scope: Scope): Ver
     return { kind: 'conflict', abs, reason: 'Security Alert: path is in both blocklist and allowlist.' };
   }
   if (blocked) return { kind: 'denied', abs, code: 'path_blocked', reason: 'path is in blocklist' };
-  if (!inRoot && !allowListed) {
+  if (!inRoot && !allowListed && config.unrestricted !== true) {
     return { kind: 'denied', abs, code: 'path_outside_root', reason: 'path is outside project root' };
   }
   return { kind: 'allowed', abs, inRoot, allowListed };

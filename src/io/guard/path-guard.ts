@@ -37,6 +37,8 @@ export interface GuardOptions {
   durable?: boolean | undefined;
   /** Absolute directories refused, with everything under them, for reads and writes on every face (the state directory). */
   sealTree?: readonly string[] | undefined;
+  /** The operator's unrestricted file access: paths outside the roots are admitted (everything else holds). */
+  unrestricted?: boolean | undefined;
 }
 
 export interface ResolvedPath {
@@ -125,8 +127,9 @@ export class PathGuard {
     const protect = norm(options.protect);
     const seal = norm(options.seal);
     const sealTree = norm(options.sealTree);
+    const unrestricted = options.unrestricted === true ? true : undefined;
     const roots = extra.length > 0 ? extra : undefined;
-    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal, sealTree });
+    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal, sealTree, unrestricted });
     const real: PathPolicyConfig = Object.freeze({
       root: realRoot,
       roots: realExtra.length > 0 ? realExtra : undefined,
@@ -137,6 +140,7 @@ export class PathGuard {
       protect: await realList(protect),
       seal: await realList(seal),
       sealTree: await realList(sealTree),
+      unrestricted,
     });
     return new PathGuard(lexical, real, options.durable === true);
   }
