@@ -31,7 +31,7 @@ if (files.length === 0) {
 const stateHome = mkdtempSync(path.join(os.tmpdir(), 'hashline-test-state-'));
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...flags, ...files],
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', '--test-reporter=spec', ...flags, ...files],
   { stdio: 'inherit', env: { ...process.env, XDG_STATE_HOME: stateHome } },
 );
 child.on('exit', (code, signal) => {
