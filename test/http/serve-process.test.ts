@@ -8,12 +8,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CLI_SOURCE, REPO } from '../helpers/mcp-client.js';
+import { cliArgs, REPO } from '../helpers/mcp-client.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 import { TEMP_MARKER } from '../../src/io/atomic-write.js';
 
 function spawnServe(args: string[], env: Record<string, string> = {}): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'serve', ...args], {
+  const child = spawn(process.execPath, [...cliArgs(), 'serve', ...args], {
     cwd: REPO,
     env: { ...process.env, HASHLINE_TOKEN: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLI_SOURCE, REPO } from '../helpers/mcp-client.js';
+import { cliArgs } from '../helpers/mcp-client.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
 async function connect(opts: { cwd: string; roots?: string[]; env?: Record<string, string> }) {
@@ -25,7 +25,7 @@ async function connect(opts: { cwd: string; roots?: string[]; env?: Record<strin
   }
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', pathToFileURL(path.join(REPO, 'node_modules/tsx/dist/loader.mjs')).href, CLI_SOURCE, 'mcp'],
+    args: [...cliArgs(), 'mcp'],
     cwd: opts.cwd,
     stderr: 'pipe',
     env: { ...(process.env as Record<string, string>), ...opts.env },

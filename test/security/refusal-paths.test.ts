@@ -14,7 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { asNobody, inRepo } from '../helpers/as-nobody.js';
 import { skipOrFail } from '../helpers/needs.js';
-import { CLI_SOURCE, connectMcp, textOf, type McpSession } from '../helpers/mcp-client.js';
+import { cliArgs, connectMcp, textOf, type McpSession } from '../helpers/mcp-client.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 import { type Daemon, q, startDaemon } from '../http/harness.js';
 
@@ -122,7 +122,7 @@ describe('a directory the server may not search (EACCES met by the guard), hashl
     const { prefix, repo } = as;
     const transport = new StdioClientTransport({
       command: prefix[0]!,
-      args: [...prefix.slice(1), process.execPath, '--import', 'tsx', inRepo(as, CLI_SOURCE), 'mcp', '--root', sb.root],
+      args: [...prefix.slice(1), process.execPath, ...cliArgs().map((a) => (path.isAbsolute(a) ? inRepo(as, a) : a)), 'mcp', '--root', sb.root],
       cwd: repo,
       stderr: 'pipe',
     });
@@ -147,7 +147,7 @@ describe('a directory the server may not search (EACCES met by the guard), hashl
   test('HTTP: GET and PUT answer 500 io_error with the path relative to the root', async (t) => {
     if (as === null) return skipOrFail(t, 'why' in nobody ? nobody.why : '');
     const { prefix, repo } = as;
-    const child: ChildProcess = spawn(prefix[0]!, [...prefix.slice(1), process.execPath, '--import', 'tsx', inRepo(as, CLI_SOURCE), 'serve', '--root', sb.root, '--port', '0'], {
+    const child: ChildProcess = spawn(prefix[0]!, [...prefix.slice(1), process.execPath, ...cliArgs().map((a) => (path.isAbsolute(a) ? inRepo(as, a) : a)), 'serve', '--root', sb.root, '--port', '0'], {
       cwd: repo,
       env: { ...process.env, HASHLINE_TOKEN: '' },
       stdio: ['ignore', 'pipe', 'inherit'],
