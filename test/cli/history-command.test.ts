@@ -13,7 +13,7 @@ import { createEngine } from '../../src/tools/engine.js';
 import { fsEditTool } from '../../src/tools/hashline/fs-edit.js';
 import { fsReadTool } from '../../src/tools/hashline/fs-read.js';
 import { callContext } from '../helpers/engine.js';
-import { CLI_SOURCE, REPO } from '../helpers/mcp-client.js';
+import { cliArgs, REPO } from '../helpers/mcp-client.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 
 let sb: Sandbox;
@@ -32,7 +32,7 @@ before(async () => {
 after(() => sb.cleanup());
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'history', '--root', sb.root, ...args], { cwd: REPO, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...cliArgs(), 'history', '--root', sb.root, ...args], { cwd: REPO, encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLI_SOURCE, REPO } from './mcp-client.js';
+import { cliArgs } from './mcp-client.js';
 
 export interface RootsSession {
   client: Client;
@@ -32,7 +32,7 @@ export async function connectWithRoots(opts: { cwd: string; roots?: string[]; en
   }
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', pathToFileURL(path.join(REPO, 'node_modules/tsx/dist/loader.mjs')).href, CLI_SOURCE, 'mcp', ...(opts.args ?? [])],
+    args: [...cliArgs(), 'mcp', ...(opts.args ?? [])],
     cwd: opts.cwd,
     stderr: 'pipe',
     env: { ...(process.env as Record<string, string>), ...opts.env },
