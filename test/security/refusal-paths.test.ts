@@ -144,7 +144,7 @@ describe('a directory the server may not search (EACCES met by the guard), hashl
 
   test('HTTP: GET and PUT answer 500 io_error with the path relative to the root', async (t) => {
     if (prefix === null) return t.skip('why' in nobody ? nobody.why : '');
-    const child: ChildProcess = spawn(prefix[0]!, [...prefix.slice(1), process.execPath, '--import', 'tsx', CLI_SOURCE, 'serve', '--root', sb.root, '--port', '0'], {
+    const child: ChildProcess = spawn(prefix[0]!, [...prefix.slice(1), process.execPath, '--import', 'tsx', CLI_SOURCE, 'serve', '--root', sb.root, '--port', '0', '--no-token'], {
       cwd: REPO,
       env: { ...process.env, HASHLINE_TOKEN: '' },
       stdio: ['ignore', 'pipe', 'inherit'],
