@@ -62,7 +62,7 @@ home directory or a folder holding it is refused too: only --root may name such 
 
 Example client entry:  {"command": "npx", "args": ["-y", "hashline", "mcp", "--root", "/path/to/project"]}
 `,
-  serve: `Usage: hashline serve [--root DIR] [--host 127.0.0.1] [--port 9000] [--token-file FILE]
+  serve: `Usage: hashline serve [--root DIR] [--host 127.0.0.1] [--port 9000] [--token-file FILE | --no-token]
                       [--allowed-host HOST]... [--max-body-bytes N] [--disk-reserve-bytes N]
                       [--max-tar-members N] [--max-tar-bytes N] [--body-idle-timeout-ms N]
                       [--request-timeout-ms N] [--lock-timeout-ms N] [engine flags]
@@ -70,7 +70,8 @@ Example client entry:  {"command": "npx", "args": ["-y", "hashline", "mcp", "--r
 Serves the HTTP file API (GET/PUT /v1/fs/file, GET/PUT /v1/fs/tar, GET /v1/schema), MCP over
 Streamable HTTP at /mcp, and the web console at / (open it in a browser and log in with the token:
 live activity, per-file timelines with diffs, rollback, the guard). The token may also come from
-HASHLINE_TOKEN; loopback needs none, any other address without a token is refused at start.
+HASHLINE_TOKEN; without either, a random token is made at start and printed with the client
+configuration. --no-token serves without one (every local user may then write), on loopback only.
 Without --root the working directory is the root, except / and the home directory, which are
 refused.
 

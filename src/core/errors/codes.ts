@@ -22,6 +22,7 @@ const guard = { retryable: false, boundary: 'path_denied' } as const;
 export const CODES = {
   // arguments and paths
   invalid_arguments: { meaning: "the request does not match the tool's input schema", retryable: false },
+  pattern_unsupported: { meaning: 'a regular expression or glob uses a feature that cannot run in linear time (lookaround, back-reference)', retryable: false },
   batch_limit: { meaning: 'a batch names fewer than 1 or more than 50 files', retryable: false },
   invalid_path: { meaning: 'the path is empty, holds a NUL byte, a `~`, a backslash or another refused form', ...guard },
   path_outside_root: { meaning: 'the path resolves outside the project root and is not allow-listed', ...guard },

@@ -27,7 +27,7 @@ const SLICE_MS = 8;
 
 const Input = z.strictObject({
   pattern: z.string().describe('text to find; with `regex: true`, a JavaScript regular expression'),
-  regex: z.boolean().default(false).describe('treat `pattern` as a regular expression (JavaScript RegExp syntax, multi-line: ^ and $ match at lines)'),
+  regex: z.boolean().default(false).describe('treat `pattern` as a regular expression (JavaScript RegExp syntax without lookaround or back-references, run in linear time; multi-line: ^ and $ match at lines)'),
   case_sensitive: z.boolean().optional().describe('default: sensitive iff the pattern has an upper-case letter'),
   path: z.string().default('.').describe('directory or file to search, relative to the root'),
   glob: z.string().optional().describe('only files whose path (relative to `path`) matches, e.g. "*.ts" or "src/**/*.py"'),
