@@ -22,10 +22,10 @@ import { WriteResultSchema, type WriteResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
 
 const TargetFile = z.strictObject({
-  path: z.string().describe('File to create or overwrite, relative to the root'),
-  text: z.string().describe('The complete new content (raw text, no `N| ` prefixes)'),
+  path: z.string(),
+  text: z.string(),
 });
-const Input = z.strictObject({ targets: z.array(TargetFile).min(1).max(MAX_BATCH_FILES).describe('1-50 files to write') });
+const Input = z.strictObject({ targets: z.array(TargetFile).min(1).max(MAX_BATCH_FILES) });
 // `results` is optional in the schema only so that an error result ({ error }) validates too.
 const Output = z.object({ results: z.array(WriteResultSchema).optional() });
 
@@ -88,6 +88,11 @@ export const fsWriteTool = defineTool({
   family: 'hashline',
   title: 'Write whole files',
   description: [
+    'Creates or overwrites whole files with raw text; returns each ¶path#TAG for fs_edit. Parents must exist.',
+    'Example: {"targets":[{"path":"a.md","text":"# A\\n"}]}',
+    'A refused file is a warning: fix it, retry.',
+  ].join('\n'),
+  guide: [
     'Creates or completely overwrites files with the given text; returns each file\'s new `¶path#TAG` header for a follow-up fs_edit. Send raw text without `N| ` prefixes. Parent directories must exist. Existing files keep their line endings, BOM and mode; a `#!` script becomes executable.',
     'Example: {"targets": [{"path": "notes/todo.md", "text": "# Todo\\n- ship\\n"}]}',
     'Refusals (empty text, a generated file, a denied path, a failed write) are `warnings` of that file and nothing is written for it; fix the cause and write again. For a partial change, read the file and use fs_edit instead.',
