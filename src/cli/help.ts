@@ -10,7 +10,8 @@ const ENGINE = `Where files may be read and written:
   --read-allow PATH, --read-block PATH
                         when given, replace the allow/block lists for reads only
   --config FILE         the configuration file (also HASHLINE_CONFIG; default hashline.toml at the root)
-  --tools LIST          tool names and/or the families "hashline" and "boundary" (default: both)
+  --tools LIST          tool names and/or the profiles hashline (navigation included), navigation,
+                        boundary, all (default: all)
   --history STORE       sqlite|memory|off|postgres://...: where versions are kept (default sqlite:
                         one private file per root under $XDG_STATE_HOME/hashline/, shared by every
                         process of the root)`;

@@ -7,7 +7,7 @@ interface Line {
   readonly text: (listed: ReadonlySet<string>) => string;
 }
 
-const NAVIGATION = ['fs_list', 'fs_outline', 'fs_search', 'fs_references'] as const;
+const NAVIGATION = ['fs_list', 'fs_outline', 'fs_search', 'fs_references'];
 
 const LINES: readonly Line[] = [
   {
