@@ -13,7 +13,8 @@ const ENGINE = `Where files may be read and written:
                         admit paths outside the root without --allow (blocks, read blocks, the
                         configuration file, the state directory and hashes still hold)
   --config FILE         the configuration file (also HASHLINE_CONFIG; default hashline.toml at the root)
-  --tools LIST          tool names and/or the families "hashline" and "boundary" (default: both)
+  --tools LIST          tool names and/or the profiles hashline (navigation included), navigation,
+                        boundary, all (default: all)
   --history STORE       sqlite|memory|off|postgres://...: where versions are kept (default sqlite:
                         one private file per root under $XDG_STATE_HOME/hashline/, shared by every
                         process of the root)

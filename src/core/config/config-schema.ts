@@ -74,8 +74,8 @@ function buildSchemas() {
     /** When given, these replace allow/block for reads. */
     read_allow: pathList.optional(),
     read_block: pathList.optional(),
-    /** Tool names and/or families served (read at start). */
-    tools: z.array(z.string().min(1)).max(64).optional(),
+    /** Tool names and/or profiles served (read at start): a list, or one string (`"hashline"`, `"fs_read, fs_edit"`). */
+    tools: z.union([z.string().min(1), z.array(z.string().min(1)).max(64)]).optional(),
     safety: z
       .strictObject({
         /** Changing an existing file needs a fresh expectedSha256 (default true). */
@@ -207,6 +207,11 @@ export interface Settings {
   readonly sql: Readonly<SqlDefaults>;
 }
 
+/** `tools` as a list: a string is one name, or several separated by commas. */
+export function toolList(tools: string | readonly string[]): string[] {
+  return (typeof tools === 'string' ? tools.split(',') : [...tools]).map((t) => t.trim()).filter((t) => t !== '');
+}
+
 export function resolveSettings(doc: ConfigDoc): Settings {
   const freeze = <T>(v: T): T => Object.freeze(v);
   return freeze({
@@ -216,7 +221,7 @@ export function resolveSettings(doc: ConfigDoc): Settings {
       readAllow: doc.read_allow ? freeze([...doc.read_allow]) : undefined,
       readBlock: doc.read_block ? freeze([...doc.read_block]) : undefined,
     }),
-    tools: doc.tools ? freeze([...doc.tools]) : undefined,
+    tools: doc.tools === undefined ? undefined : freeze(toolList(doc.tools)),
     requireHash: doc.safety?.require_hash ?? true,
     readModes: freeze([...(doc.files?.read?.modes ?? READ_MODES)]),
     patchStrategies: freeze([...(doc.files?.patch?.strategies ?? PATCH_STRATEGIES)]),

@@ -2,7 +2,7 @@
 // once at start (zod, strict), then frozen. Unsafe switches have loud names and default off.
 // What may change while the server runs (the file's settings, reloaded) lives in io/guard/config-file.ts.
 
-import type { ConfigDoc, Durability, FileAccess, GuardLists } from './config-schema.js';
+import { toolList, type ConfigDoc, type Durability, type FileAccess, type GuardLists } from './config-schema.js';
 import { resolveHistory, type HistorySettings } from '../history/history-settings.js';
 
 /** Size limits of one request and one reply (the stdio transport of the MCP SDK drops >10 MiB). */
@@ -86,7 +86,7 @@ export function mergeConfig(cli: CliValues, file: ConfigDoc = {}): EngineConfig 
     ...(cli.roots && cli.roots.length > 0 ? { roots: cli.roots } : {}),
     ...lists,
     cliLists,
-    tools: cli.tools ?? file.tools,
+    tools: cli.tools ?? (file.tools === undefined ? undefined : toolList(file.tools)),
     history: resolveHistory(cli.history, file.history),
     durability: cli.durability ?? file.write?.durability ?? 'atomic',
     access: cli.unrestricted === true ? 'unrestricted' : (file.files?.access ?? 'restricted'),

@@ -56,7 +56,7 @@ const Configuration = z.object({
 });
 
 const Input = z.strictObject({
-  filePaths: fileList('file_capabilities', z.string().min(1)).describe('1-50 paths, relative to the root'),
+  filePaths: fileList('file_capabilities', z.string().min(1)),
 });
 const Grammars = z.object({
   installed: z.array(z.string()),
@@ -100,8 +100,13 @@ export async function capabilitiesOf(engine: Engine, filePath: string): Promise<
 export const fileCapabilitiesTool = defineTool({
   name: 'file_capabilities',
   family: 'boundary',
-  title: 'What can be done with files',
+  title: 'File capabilities',
   description: [
+    'Per path: kind, language, grammar, parse health, and which read modes and patch strategies apply.',
+    'Example: {"filePaths":["a.ts"]}',
+    'Errors are per path.',
+  ].join('\n'),
+  guide: [
     'For 1-50 paths: kind (text, binary, directory, missing), language (and whether its grammar is installed; `grammars` lists them all), parse health, and the effective read modes (ast, text), patch strategies (ast, aider_block), aider matchers and selector formats after configuration; `history` says which store keeps versions for fs_rollback (durable or not). Call it before file_read mode "ast" or file_patch to pick a method that is available.',
     'Example: {"filePaths": ["src/app.ts", "config.yaml"]}',
     'A path that cannot be inspected gets an `error` entry; the others are still reported. After an error, fix the path and call again.',

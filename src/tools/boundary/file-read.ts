@@ -30,14 +30,14 @@ export const READ_BATCH_BUDGET = 6 * 1024 * 1024;
 
 const Request = z.strictObject({
   filePath: z.string().min(1),
-  mode: z.enum(['auto', 'ast', 'text']).optional().describe('default auto: ast where available unless a window is asked for'),
-  range: z.strictObject({ start: z.number(), end: z.number() }).optional().describe('text window: zero-based lines [start, end)'),
-  lines: numberPair().optional().describe('alias of range: [start, end), zero-based'),
-  maxBytes: z.number().optional().describe('content limit, 1..1048576 (default 1048576)'),
-  byteOffset: z.number().optional().describe("with a window: bytes of its first line to skip (the rest of a cut line; see the note)"),
-  language: z.string().optional().describe('grammar to parse with, when the extension does not say'),
-  selectors: z.array(z.string()).min(1).max(100).optional().describe('RFC 6901 pointers into a JSON, JSONC, TOML or YAML file'),
-  symbols: z.array(z.string().min(1)).min(1).max(100).optional().describe('names of definitions to return with their lines'),
+  mode: z.enum(['auto', 'ast', 'text']).optional(),
+  range: z.strictObject({ start: z.number(), end: z.number() }).optional(),
+  lines: numberPair().optional().describe('= range'),
+  maxBytes: z.number().optional(),
+  byteOffset: z.number().optional(),
+  language: z.string().optional(),
+  selectors: z.array(z.string()).min(1).max(100).optional(),
+  symbols: z.array(z.string().min(1)).min(1).max(100).optional(),
 });
 
 const Result = z.object({
@@ -61,7 +61,7 @@ const Result = z.object({
 });
 type Result = z.infer<typeof Result>;
 
-const Input = z.strictObject({ files: fileList('file_read', Request).describe('1-50 reads') });
+const Input = z.strictObject({ files: fileList('file_read', Request) });
 const Output = z.object({ files: z.array(Result) });
 
 class Budget {
@@ -179,8 +179,13 @@ function stopPosition(start: number, w: ByteWindow, bytes: Buffer): { line: numb
 export const fileReadTool = defineTool({
   name: 'file_read',
   family: 'boundary',
-  title: 'Read files (text windows, symbols, document selectors)',
+  title: 'Read files (windows, symbols, selectors)',
   description: [
+    'Reads 1-50 files. mode "text": zero-based lines [start, end), default [0, 100]. mode "ast": `symbols`, `selectors` (RFC 6901 into JSON/YAML/TOML) or a symbol map. Each has sha256, hasMore.',
+    'Example: {"files":[{"filePath":"a.ts","lines":[0,80]}]}',
+    'Errors are per file; read_mode_unavailable: use mode "text".',
+  ].join('\n'),
+  guide: [
     'Reads 1-50 files. mode "text": exact content of lines [start, end) (zero-based, end-exclusive; default [0, 100], at most 1000 lines, maxBytes <= 1048576) via `range: {start, end}` or `lines: [start, end]`. mode "ast": `symbols` (definitions with their lines), `selectors` (RFC 6901 pointers into JSON, JSONC, TOML, YAML), or neither for a source map of the top-level symbols. mode "auto" (default) picks ast where available unless a window is asked for.',
     'Example: {"files": [{"filePath": "src/app.ts", "lines": [0, 80]}, {"filePath": "package.json", "selectors": ["/scripts/test"]}, {"filePath": "src/app.ts", "symbols": ["main"]}]}',
     'Every result has the whole-file sha256 (pass it as expectedSha256 to change the file) and hasMore/lines.returned to continue. A file that cannot be read gets an `error` entry; after read_mode_unavailable call file_capabilities or use mode "text".',

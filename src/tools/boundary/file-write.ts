@@ -22,13 +22,13 @@ import { keepBeforeBytes, recordChange } from '../record-change.js';
 import { defineTool } from '../tool.js';
 
 const Entry = z.strictObject({
-  content: z.string().describe('the complete file content, written byte for byte (UTF-8)'),
+  content: z.string(),
   expectedSha256: Sha256.optional(),
-  chattr: Chattr.optional().describe('mode (and owner) to give the file'),
+  chattr: Chattr.optional(),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_write', Entry).describe('1-50 files keyed by path, relative to the root'),
+  files: fileRecord('file_write', Entry),
 });
 
 const Written = z.object({
@@ -46,6 +46,11 @@ export const fileWriteTool = defineTool({
   family: 'boundary',
   title: 'Write whole files (all or nothing)',
   description: [
+    'Creates or replaces 1-50 whole files, all or nothing. Replacing needs expectedSha256; a new file none.',
+    'Example: {"files":{"a.ts":{"content":"x\\n"}}}',
+    'stale_or_missing_hash: file_hash, retry.',
+  ].join('\n'),
+  guide: [
     'Creates or replaces 1-50 whole files in one all-or-nothing batch; content is written exactly as given (keep the file\'s own line endings). Replacing an existing file needs its fresh `expectedSha256` from file_hash or file_read; a new file takes none. Missing parent directories are created.',
     'Example: {"files": {"src/new.ts": {"content": "export const x = 1;\\n"}, "README.md": {"content": "# App\\n", "expectedSha256": "<64 hex from file_hash>"}}}',
     'On any error nothing is written (or everything written is restored: error.details.restored); error.details.filePath names the file. After stale_or_missing_hash, call file_hash and retry with the fresh hash. For a partial change use file_patch.',

@@ -17,8 +17,8 @@ import { RollbackResultSchema, type RollbackResult } from './hashline-results.js
 import { defineTool } from '../tool.js';
 
 const Input = z.strictObject({
-  path: z.string().describe('file to restore, relative to the project root'),
-  hash: z.string().optional().describe('the 4-hex tag of the version to restore; "" or omitted restores the version before the current one'),
+  path: z.string(),
+  hash: z.string().optional(),
 });
 
 const GUARD_CODES: readonly ErrorCode[] = ['invalid_path', 'path_outside_root', 'path_blocked', 'path_conflict', 'symlink_escape', 'link_swapped'];
@@ -26,8 +26,13 @@ const GUARD_CODES: readonly ErrorCode[] = ['invalid_path', 'path_outside_root', 
 export const fsRollbackTool = defineTool({
   name: 'fs_rollback',
   family: 'hashline',
-  title: 'Restore a file version from the history',
+  title: 'Restore a version',
   description: [
+    'Restores an earlier version of a file (last 10 of 50 files): `hash` an earlier TAG, "" the version before. The reply\'s replaced_hash undoes it.',
+    'Example: {"path":"a.ts","hash":"1A2B"}',
+    'An error lists the known versions: pick one, or re-read.',
+  ].join('\n'),
+  guide: [
     'Restores a version of a file that was read, written or edited through hashline, in this session or (with the default durable history) an earlier one (the last 10 versions of the 50 most recent files). `hash` is a tag from an earlier ¶path#TAG header; "" (or no `hash`) restores the version before the current one. A deleted file is recreated.',
     'Example: {"path": "src/a.ts", "hash": "1A2B"}',
     'Returns the restored ¶path#TAG and `replaced_hash`, the tag of what was on disk: pass it back to undo the restore.',
