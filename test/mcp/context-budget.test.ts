@@ -21,7 +21,7 @@ const WHOLE_LIST_BUDGET = 24_000;
 const INPUT_FIELDS: Record<string, string> = {
   file_hash: 'filePaths',
   file_capabilities: 'filePaths',
-  file_read: 'files files[].filePath files[].mode files[].range files[].range.start files[].range.end files[].lines files[].maxBytes files[].language files[].selectors files[].symbols',
+  file_read: 'files files[].filePath files[].mode files[].range files[].range.start files[].range.end files[].lines files[].maxBytes files[].byteOffset files[].language files[].selectors files[].symbols',
   file_write: 'files files.*.content files.*.expectedSha256 files.*.chattr files.*.chattr.chmod files.*.chattr.chown files.*.chattr.chown.uid files.*.chattr.chown.gid',
   file_patch:
     'files files.*.patchStrategy files.*.astRules files.*.astRules[].pattern files.*.astRules[].fix files.*.astRules[].expectedMatches files.*.aiderBlocks files.*.aiderBlocks[].search files.*.aiderBlocks[].replace files.*.expectedSha256 files.*.chattr files.*.chattr.chmod files.*.chattr.chown files.*.chattr.chown.uid files.*.chattr.chown.gid files.*.preview files.*.previewReceipt files.*.sql files.*.sql.policy files.*.sql.dialect files.*.sql.version files.*.sql.variant',
@@ -29,7 +29,7 @@ const INPUT_FIELDS: Record<string, string> = {
   file_chattr: 'files files.*.chattr files.*.chattr.chmod files.*.chattr.chown files.*.chattr.chown.uid files.*.chattr.chown.gid files.*.expectedSha256',
   file_delete: 'files files.*.expectedSha256 files.*.forceReferences',
   fs_read: 'targets targets[].path targets[].line targets[].line_range targets[].symbol targets[].full',
-  fs_write: 'targets targets[].path targets[].text',
+  fs_write: 'targets targets[].path targets[].text targets[].file_hash',
   fs_ast_edit: 'ops ops[].pat ops[].out paths max_files',
   fs_edit: 'targets targets[].path targets[].file_hash targets[].ops reply',
   fs_rollback: 'path hash',
