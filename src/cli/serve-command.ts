@@ -12,6 +12,7 @@ import { createHttpServer } from '../http/server.js';
 import { removeStaleSpools } from '../http/tar/tar-extract.js';
 import { createEngine, type Engine } from '../tools/engine.js';
 import { parseEngineArgs } from './options.js';
+import { clientConfig } from './client-config.js';
 
 const SERVE_FLAGS = {
   host: { type: 'string' },
@@ -105,8 +106,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       },
     },
   };
-  const cli = path.resolve(process.argv[1] ?? 'dist/cli/main.js');
-  const stdioConfig = { mcpServers: { hashline: { command: 'node', args: [cli, 'mcp', '--root', engine.guard.root] } } };
+  const stdio = clientConfig({ client: 'claude-desktop', root: engine.guard.root });
   process.stdout.write(
     [
       `hashline ${engine.guard.root}: serving on ${url}`,
@@ -119,7 +119,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
       JSON.stringify(httpConfig, null, 2),
       '',
       'or over stdio, without the daemon:',
-      JSON.stringify(stdioConfig, null, 2),
+      stdio.text,
+      ...(stdio.note ? [`(${stdio.note})`] : []),
       '',
     ].join('\n'),
   );

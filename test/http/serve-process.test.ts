@@ -1,18 +1,19 @@
 // `hashline serve` as a real process: it prints the URL, where the token is and an MCP client
 // configuration; it refuses to listen beyond loopback without a token (exit 2); on SIGTERM it
-// lets a write in flight finish, leaves no temporary file, and exits 0.
+// lets a write in flight finish, leaves no temporary file, and exits 0 without waiting on an idle
+// connection.
 
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CLI_SOURCE, REPO } from '../helpers/mcp-client.js';
+import { cliArgs, REPO } from '../helpers/mcp-client.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
-import { TEMP_MARKER } from '../../src/io/atomic-write.js';
+import { TEMP_MARKER } from '../../src/core/own-names.js';
 
 function spawnServe(args: string[], env: Record<string, string> = {}): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'serve', ...args], {
+  const child = spawn(process.execPath, [...cliArgs(), 'serve', ...args], {
     cwd: REPO,
     env: { ...process.env, HASHLINE_TOKEN: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -69,6 +70,12 @@ test('serves, prints the configuration, and shuts down gracefully on SIGTERM', a
         push = (chunk) => (chunk === null ? c.close() : c.enqueue(chunk));
       },
     });
+    // and a connection opened with nothing sent on it does not hold the exit (it would until the
+    // headers timeout, 60 s and more)
+    const { hostname, port } = new URL(url!);
+    const idle = (await import('node:net')).connect(Number(port), hostname);
+    idle.on('error', () => undefined);
+    await new Promise<void>((resolve) => idle.once('connect', () => resolve()));
     const upload = fetch(`${url}/v1/fs/file?path=slow.txt`, { method: 'PUT', headers: auth, body, duplex: 'half' } as RequestInit);
     push(new TextEncoder().encode('first half, '));
     await new Promise((r) => setTimeout(r, 200));
@@ -77,7 +84,9 @@ test('serves, prints the configuration, and shuts down gracefully on SIGTERM', a
     push(new TextEncoder().encode('second half\n'));
     push(null);
     assert.equal((await upload).status, 204);
-    assert.equal(await p.exit, 0);
+    const exited = await Promise.race([p.exit, new Promise<'waiting'>((r) => setTimeout(() => r('waiting'), 10_000).unref())]);
+    idle.destroy();
+    assert.equal(exited, 0, 'the process exits 0 without waiting on the idle connection');
     assert.equal(await fsp.readFile(path.join(sb.root, 'slow.txt'), 'utf8'), 'first half, second half\n');
     const left = ((await fsp.readdir(sb.root, { recursive: true })) as string[]).filter((f) => f.includes(TEMP_MARKER));
     assert.deepEqual(left, []);

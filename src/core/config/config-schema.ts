@@ -21,6 +21,9 @@ export type FileAccess = (typeof FILE_ACCESS)[number];
 export const HISTORY_STORES = ['sqlite', 'memory', 'off', 'postgres'] as const;
 export type HistoryStoreKind = (typeof HISTORY_STORES)[number];
 export type ChownPolicy = (typeof CHOWN_POLICIES)[number];
+/** `atomic`: temp file + rename, never torn by a process crash; `fsync`: also flushes file and directory (power loss). */
+export const DURABILITY_MODES = ['atomic', 'fsync'] as const;
+export type Durability = (typeof DURABILITY_MODES)[number];
 export const FORMAT_MODES = ['stdout', 'in_place'] as const;
 export type FormatMode = (typeof FORMAT_MODES)[number];
 export const DEFAULT_FORMAT_TIMEOUT_MS = 20_000;
@@ -93,6 +96,8 @@ function buildSchemas() {
         chattr: z.strictObject({ chown: z.enum(CHOWN_POLICIES).optional() }).optional(),
       })
       .optional(),
+    /** How writes reach the disk (read at start). */
+    write: z.strictObject({ durability: z.enum(DURABILITY_MODES).optional() }).optional(),
     /** Where the history is kept and for how long (read at start). */
     history: z
       .strictObject({

@@ -33,7 +33,7 @@ export const CODES = {
   not_found: { meaning: 'the file or directory does not exist', retryable: false, next: 'file_capabilities' },
   is_directory: { meaning: 'a file was expected, a directory was found', retryable: false },
   not_a_directory: { meaning: 'a directory was expected', retryable: false },
-  not_regular_file: { meaning: 'the path is not a regular file (device, fifo, socket)', retryable: false },
+  not_regular_file: { meaning: 'the path is not a regular file (device, fifo, socket), or is a symbolic link a boundary tool would change through', retryable: false },
   already_exists: { meaning: 'the destination already exists', retryable: false },
   io_error: { meaning: 'the operating system refused the operation', retryable: false },
   too_large: { meaning: 'the input or the file exceeds a size limit', retryable: false },

@@ -15,6 +15,7 @@ import { FileError } from './boundary-schemas.js';
 import type { Engine } from '../engine.js';
 import { inspectFile } from './file-facts.js';
 import { grammarAddCommand } from '../../core/messages/lang.js';
+import { FORMATTER_PLACE } from '../../core/messages/patch.js';
 import { isAvailable, LANGUAGES } from '../../lang/grammar/registry.js';
 import { defineTool } from '../tool.js';
 
@@ -51,6 +52,7 @@ const Configuration = z.object({
   patchStrategies: z.array(z.string()),
   aiderMatchers: z.array(z.string()),
   requireHash: z.boolean(),
+  formatters: z.object({ names: z.array(z.string()), place: z.string() }).describe('formatters file_patch runs at commit, and where they may live'),
 });
 
 const Input = z.strictObject({
@@ -132,6 +134,8 @@ export const fileCapabilitiesTool = defineTool({
       patchStrategies: [...s.patchStrategies],
       aiderMatchers: [...s.aiderMatchers],
       requireHash: s.requireHash,
+      // names only: a default name is the program, whose path outside the root is not shown
+      formatters: { names: s.formatters.map((f) => path.basename(f.name)), place: FORMATTER_PLACE },
     };
     const h = engine.history.status();
     // the store's kind and its warning (the line the MCP instructions carry too), not its location

@@ -20,6 +20,7 @@ import { inspectFile } from './file-facts.js';
 import { effectiveMethods, intrinsicMethods } from '../../core/capabilities.js';
 import type { Engine } from '../engine.js';
 import { defineTool } from '../tool.js';
+import { numberPair } from '../schema-forms.js';
 
 /**
  * What the contents of one batch may cost in the reply (the text block repeats them, escaped again):
@@ -31,7 +32,7 @@ const Request = z.strictObject({
   filePath: z.string().min(1),
   mode: z.enum(['auto', 'ast', 'text']).optional().describe('default auto: ast where available unless a window is asked for'),
   range: z.strictObject({ start: z.number(), end: z.number() }).optional().describe('text window: zero-based lines [start, end)'),
-  lines: z.tuple([z.number(), z.number()]).optional().describe('alias of range: [start, end), zero-based'),
+  lines: numberPair().optional().describe('alias of range: [start, end), zero-based'),
   maxBytes: z.number().optional().describe('content limit, 1..1048576 (default 1048576)'),
   byteOffset: z.number().optional().describe("with a window: bytes of its first line to skip (the rest of a cut line; see the note)"),
   language: z.string().optional().describe('grammar to parse with, when the extension does not say'),
@@ -50,7 +51,7 @@ const Result = z.object({
   truncated: z.boolean().optional(),
   hasMore: z.boolean().optional(),
   totalLines: z.number().optional(),
-  lines: z.object({ requested: z.tuple([z.number(), z.number()]), returned: z.tuple([z.number(), z.number()]) }).optional(),
+  lines: z.object({ requested: numberPair(), returned: numberPair() }).optional(),
   byteOffset: z.number().optional(),
   continueWith: z.object({ start: z.number(), end: z.number(), byteOffset: z.number().optional() }).optional(),
   ast: AstResultSchema.optional(),

@@ -52,7 +52,7 @@ export const fileRenameTool = defineTool({
     // the whole batch's policy first: the sources for changing them, the destinations for writing
     for (const [filePath, entry] of Object.entries(args.files)) {
       const from = await resolveEntry(engine, filePath);
-      const to = await resolveEntry(engine, entry.destination, filePath, { destination: entry.destination });
+      const to = await resolveEntry(engine, entry.destination, filePath, { destination: entry.destination }, 'allow');
       // a rename must not carry a file the read policy refuses to a name it admits (its content would become readable)
       if (!readAdmitted(engine.guard, from) && readAdmitted(engine.guard, to)) {
         throw new HashlineError('path_blocked', `\`${from.display}\` may not be read, so it may not be renamed to \`${to.display}\`, which may be: pick a destination the read policy refuses too`, {

@@ -20,6 +20,6 @@ export async function formatForCommit(engine: Engine, rp: ResolvedPath, bytes: U
   const rel = path.relative(engine.guard.realRoot, rp.real).split(path.sep).join('/');
   const spec = selectFormatter(engine.configState().settings.formatters, rel);
   if (!spec) return { bytes };
-  const out = await formatCandidate(spec, bytes, { source: rp.real, display: rp.display, root: engine.guard.realRoot, signal });
+  const out = await formatCandidate(spec, bytes, { source: rp.real, display: rp.display, root: engine.guard.realRoot, guard: engine.guard, signal });
   return { bytes: out, formatter: spec.name };
 }

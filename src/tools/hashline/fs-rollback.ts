@@ -11,6 +11,7 @@ import { planRestore } from '../../core/rollback/restore-plan.js';
 import { formatHeader } from '../../core/text/tag.js';
 import { docFromText } from '../../core/text/text-doc.js';
 import type { ResolvedPath } from '../../io/guard/path-guard.js';
+import { readAdmitted } from '../../io/guard/read-admission.js';
 import { loadTextFile, saveDoc, type LoadedFile } from '../../io/read/text-file.js';
 import { RollbackResultSchema, type RollbackResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
@@ -45,6 +46,8 @@ export const fsRollbackTool = defineTool({
       throw new HashlineError(err.code, msg.restorePermissionDenied(args.path, err.message), { details: err.details });
     }
     const display = rp.display;
+    // a read-blocked file's tags are never shown (a 4-hex tag of a short secret gives it away)
+    const hidden = !readAdmitted(engine.guard, rp);
     const result = await engine.locks.withLocks(
       [rp.real],
       async (): Promise<RollbackResult> => {
@@ -62,6 +65,7 @@ export const fsRollbackTool = defineTool({
           hash: args.hash ?? '',
           versions,
           disk: disk === null ? null : { text: disk.text, tag: disk.tag },
+          hidden,
         });
         if (disk !== null) engine.history.record(rp.real, disk.text);
         const doc = docFromText(plan.target.text, { bom: disk?.doc.bom ?? false, eol: disk?.doc.eol ?? '\n' });
@@ -72,10 +76,10 @@ export const fsRollbackTool = defineTool({
         if (plan.reanchor) engine.history.reanchor(rp.real, plan.target.text);
         return {
           path: display,
-          file_hash: plan.target.tag,
-          header: formatHeader(display, plan.target.tag),
-          replaced_hash: plan.replacedHash,
-          ...(plan.warning === undefined ? {} : { warning: plan.warning }),
+          file_hash: hidden ? '' : plan.target.tag,
+          header: hidden ? `¶${display}` : formatHeader(display, plan.target.tag),
+          replaced_hash: hidden ? '' : plan.replacedHash,
+          ...(hidden ? { warning: plan.warning === undefined ? msg.TAGS_HIDDEN : `${plan.warning}; ${msg.TAGS_HIDDEN}` } : plan.warning === undefined ? {} : { warning: plan.warning }),
         };
       },
       { signal: call.signal },

@@ -17,6 +17,7 @@ import { formatForCommit } from '../format-commit.js';
 import type { ResolvedPath } from '../../../io/guard/path-guard.js';
 import { readAdmitted } from '../../../io/guard/read-admission.js';
 import { languageById } from '../../../lang/grammar/registry.js';
+import { linkRefusal } from '../boundary-resolve.js';
 import { checkChattr } from '../chattr-policy.js';
 import type { Engine } from '../../engine.js';
 import { inspectFile } from '../file-facts.js';
@@ -63,6 +64,8 @@ function named(e: unknown, filePath: string): HashlineError {
 async function resolveItem(engine: Engine, key: string, entry: PatchEntry): Promise<Item> {
   const plan = planEntry(key, entry);
   const rp = await engine.guard.resolve(key, 'write');
+  const link = linkRefusal(engine, rp, key);
+  if (link) throw link;
   // a patch shows what it matched (diffs, evidence): a file the read policy refuses is not patched
   if (!readAdmitted(engine.guard, rp)) throw new HashlineError('path_blocked', `\`${rp.display}\` may not be read, so it cannot be patched (a patch shows what it matched)`, { details: { path: rp.display } });
   if (entry.chattr) await checkChattr(engine, rp, entry.chattr, engine.configState().settings.chown);
