@@ -15,6 +15,7 @@ const REQUEST_REFUSALS: ErrorCode[] = [
   'edit_parse_error',
   'edit_overlap',
   'pattern_error',
+  'ast_rewrite_cardinality',
 ];
 
 test('refusals of the request itself are not retryable and do not suggest repeating the refused call', () => {
