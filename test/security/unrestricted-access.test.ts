@@ -21,6 +21,8 @@ test('restricted by default: a path outside the root is refused, and a reload ca
     const target = path.join(sb.outside, 'new.txt');
     const e = await fails(mcp, 'file_write', { files: { [target]: { content: 'x\n' } } });
     assert.equal(e.code, 'path_denied');
+    const caps = await ok<{ configuration: { access: string } }>(mcp, 'file_capabilities', { filePaths: ['a.txt'] });
+    assert.equal(caps.configuration.access, 'restricted');
     const r = await ok<Read>(mcp, 'file_read', { files: [{ filePath: path.join(sb.outside, 'secret.txt') }] });
     assert.equal(r.files[0]!.error?.code, 'path_denied');
     // a person edits the configuration while the server runs: the key is valid, and it applies at the next start only
@@ -55,6 +57,8 @@ for (const approval of ['flag', 'file'] as const) {
     if (previous === undefined) delete process.env.XDG_STATE_HOME;
     else process.env.XDG_STATE_HOME = previous;
     try {
+      const caps = await ok<{ configuration: { access: string } }>(mcp, 'file_capabilities', { filePaths: ['a.txt'] });
+      assert.equal(caps.configuration.access, 'unrestricted');
       const secret = path.join(sb.outside, 'secret.txt');
       const r = await ok<Read>(mcp, 'file_read', { files: [{ filePath: secret, mode: 'text' }] });
       assert.equal(r.files[0]!.content, 'TOP SECRET\n');

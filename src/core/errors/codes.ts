@@ -86,7 +86,7 @@ export const CODES = {
   aider_ambiguous: { meaning: 'a search block matches more than one region equally well', retryable: true, next: 'file_read', boundaryOnly: true },
   aider_matcher_disabled: { meaning: 'every matcher that could place the block is disabled by configuration', retryable: false, next: 'file_capabilities', boundaryOnly: true },
   ast_match_count: { meaning: 'an AST rule matched a different number of nodes than expected', retryable: true, next: 'file_read', boundaryOnly: true },
-  ast_rewrite_cardinality: { meaning: 'an AST rule expects other than one match, which a rewrite cannot place unambiguously', retryable: true, boundaryOnly: true },
+  ast_rewrite_cardinality: { meaning: 'an AST rule expects other than one match, which a rewrite cannot place unambiguously', retryable: false, boundaryOnly: true },
   ast_capability_unavailable: { meaning: 'no grammar is available for the file, so AST patches cannot run', retryable: false, next: 'file_capabilities', boundaryOnly: true },
   candidate_parse_error: { meaning: 'the patched text would not parse where the original did (not checked for SQL: its policy decides)', retryable: false, next: 'file_read', boundaryOnly: true },
   format_failed: { meaning: 'the configured formatter failed or is missing; nothing was written', retryable: false, boundaryOnly: true },

@@ -52,7 +52,8 @@ const Configuration = z.object({
   patchStrategies: z.array(z.string()),
   aiderMatchers: z.array(z.string()),
   requireHash: z.boolean(),
-  formatters: z.object({ names: z.array(z.string()), place: z.string() }).describe('formatters file_patch runs at commit, and where they may live'),
+  access: z.enum(['restricted', 'unrestricted']).describe('file access as approved at start: unrestricted admits paths outside the root'),
+  formatters: z.object({ names: z.array(z.string()), place: z.string() }).describe('formatters file_patch and file_write run at commit, and where they may live'),
 });
 
 const Input = z.strictObject({
@@ -139,6 +140,7 @@ export const fileCapabilitiesTool = defineTool({
       patchStrategies: [...s.patchStrategies],
       aiderMatchers: [...s.aiderMatchers],
       requireHash: s.requireHash,
+      access: engine.config.access ?? 'restricted',
       // names only: a default name is the program, whose path outside the root is not shown
       formatters: { names: s.formatters.map((f) => path.basename(f.name)), place: FORMATTER_PLACE },
     };

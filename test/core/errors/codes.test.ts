@@ -14,6 +14,8 @@ const REQUEST_REFUSALS: ErrorCode[] = [
   'sql_validation_failed',
   'edit_parse_error',
   'edit_overlap',
+  'pattern_error',
+  'ast_rewrite_cardinality',
 ];
 
 test('refusals of the request itself are not retryable and do not suggest repeating the refused call', () => {

@@ -124,6 +124,7 @@ test('ast: one rule, one node; the match count and cardinality are enforced with
   const pat = await fails(mcp, 'file_patch', { files: { 'math.ts': { patchStrategy: 'ast', expectedSha256: await hashOf('math.ts'), astRules: [{ pattern: 'function (((', fix: 'x' }] } } });
   assert.equal(pat.code, 'pattern_error');
   assert.equal(pat.details?.filePath, 'math.ts');
+  assert.equal(pat.retryable, false, 'the same pattern never parses');
 });
 
 test('a strategy is required, must fit its operations, and must be available for the file (no fallback)', async () => {
