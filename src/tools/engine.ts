@@ -69,9 +69,16 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   // The configuration file in use and the default one at each root are the operator's: no tool may change them.
   const protect = () => [...roots.map((r) => path.join(r, DEFAULT_CONFIG_NAME)), ...(source.location ? [source.location.path] : [])];
   const guardFor = (state: ConfigState) =>
-    PathGuard.create({ root: roots[0]!, roots: roots.slice(1), ...mergeLists(config.cliLists, state.settings.lists), protect: protect(), seal: options.seal });
+    PathGuard.create({
+      root: roots[0]!,
+      roots: roots.slice(1),
+      ...mergeLists(config.cliLists, state.settings.lists),
+      protect: protect(),
+      seal: options.seal,
+      writeVcsDirs: state.settings.writeVcsDirs,
+    });
   // The first generation's lists are already merged into `config` (the command line's and the file's).
-  let guard = await PathGuard.create({ ...config, roots: roots.slice(1), protect: protect(), seal: options.seal });
+  let guard = await PathGuard.create({ ...config, roots: roots.slice(1), protect: protect(), seal: options.seal, writeVcsDirs: source.current.settings.writeVcsDirs });
   let guardGeneration = source.current.generation;
   /** Bumped by every rebuild of the guard, so a slower, older rebuild never replaces a newer one. */
   let builds = 0;

@@ -33,6 +33,8 @@ export interface GuardOptions {
   protect?: readonly string[] | undefined;
   /** Exact files refused for reads and writes on every face (the token file). */
   seal?: readonly string[] | undefined;
+  /** `[files] write_vcs_dirs`: writes inside `.git`, `.hg`, `.svn` are admitted (default: refused). */
+  writeVcsDirs?: boolean | undefined;
 }
 
 export interface ResolvedPath {
@@ -118,7 +120,8 @@ export class PathGuard {
     const protect = norm(options.protect);
     const seal = norm(options.seal);
     const roots = extra.length > 0 ? extra : undefined;
-    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal });
+    const writeVcsDirs = options.writeVcsDirs === true;
+    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal, writeVcsDirs });
     const real: PathPolicyConfig = Object.freeze({
       root: realRoot,
       roots: realExtra.length > 0 ? realExtra : undefined,
@@ -128,6 +131,7 @@ export class PathGuard {
       readBlock: await realList(readBlock),
       protect: await realList(protect),
       seal: await realList(seal),
+      writeVcsDirs,
     });
     return new PathGuard(lexical, real);
   }
