@@ -31,3 +31,9 @@ export function loneSurrogate(path: string): string {
 export function staleHidden(path: string): string {
   return `expectedSha256 does not match \`${path}\` (a read-blocked file: its hash is not shown); nothing was changed`;
 }
+
+/** file_delete: files that could import a target were not scanned (the read policy refuses them; never named). */
+export function unscannedRefusal(targets: ReadonlyArray<{ path: string; readBlocked: number }>): string {
+  const parts = targets.map((t) => `\`${t.path}\`: ${t.readBlocked} read-blocked file${t.readBlocked === 1 ? '' : 's'} that could import it`);
+  return `the reference scan could not read every file that may import what is deleted (${parts.join('; ')}), so it proves nothing. Check those files yourself, then pass forceReferences: true for a reviewed override`;
+}
