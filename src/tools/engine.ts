@@ -99,7 +99,7 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
   };
   const guardFor = (state: ConfigState, list: readonly string[], srcs: ReadonlyMap<string, ConfigSource>) => {
     const { allow, block, readAllow, readBlock } = listsFor(state, list, srcs);
-    return PathGuard.create({ root: list[0]!, roots: list.slice(1), allow, block, readAllow, readBlock, protect: protect(list, srcs), seal: options.seal, sealTree, durable, unrestricted });
+    return PathGuard.create({ root: list[0]!, roots: list.slice(1), allow, block, readAllow, readBlock, protect: protect(list, srcs), seal: options.seal, sealTree, durable, unrestricted, writeVcsDirs: state.settings.writeVcsDirs });
   };
   /** What a guard is built from: the generation of every configuration file in use. */
   const stamp = (srcs: ReadonlyMap<string, ConfigSource>) => [source, ...srcs.values()].map((s) => s.current.generation).join(':');

@@ -94,6 +94,8 @@ function buildSchemas() {
           })
           .optional(),
         chattr: z.strictObject({ chown: z.enum(CHOWN_POLICIES).optional() }).optional(),
+        /** Tools may write inside `.git`, `.hg` and `.svn` (default false: those folders are read-only). */
+        write_vcs_dirs: z.boolean().optional(),
       })
       .optional(),
     /** How writes reach the disk (read at start). */
@@ -201,6 +203,8 @@ export interface Settings {
   readonly patchStrategies: readonly PatchStrategy[];
   readonly aiderMatchers: readonly AiderMatcher[];
   readonly chown: ChownPolicy;
+  /** `[files] write_vcs_dirs`: writes inside `.git`, `.hg`, `.svn` are admitted (default false). */
+  readonly writeVcsDirs: boolean;
   readonly persistHistory: boolean | undefined;
   /** The formatters in force, in order (empty unless [format] enabled = true). */
   readonly formatters: readonly FormatterSpec[];
@@ -227,6 +231,7 @@ export function resolveSettings(doc: ConfigDoc): Settings {
     patchStrategies: freeze([...(doc.files?.patch?.strategies ?? PATCH_STRATEGIES)]),
     aiderMatchers: freeze([...(doc.files?.patch?.aider_matchers ?? AIDER_MATCHERS)]),
     chown: doc.files?.chattr?.chown ?? 'same',
+    writeVcsDirs: doc.files?.write_vcs_dirs ?? false,
     persistHistory: doc.history?.persist,
     formatters: freeze(
       doc.format?.enabled === true

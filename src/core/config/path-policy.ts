@@ -6,7 +6,7 @@ import path from 'node:path';
 import { HashlineError } from '../errors/errors.js';
 import { isLockName } from '../lock-names.js';
 import { pathHasOwnName } from '../own-names.js';
-import { LOCK_FILE_REASON, permissionDenied, STAGING_FILE_REASON, STATE_DIR_REASON } from '../messages/guard.js';
+import { LOCK_FILE_REASON, permissionDenied, STAGING_FILE_REASON, STATE_DIR_REASON, VCS_DIR_REASON } from '../messages/guard.js';
 
 export type Scope = 'read' | 'write';
 
@@ -31,6 +31,16 @@ export interface PathPolicyConfig {
    * entry. Everything else here still holds (blocks, read blocks, protected and sealed files, lock files).
    */
   readonly unrestricted?: boolean | undefined;
+  /** `[files] write_vcs_dirs`: tools may write inside `.git`, `.hg` and `.svn` (default false: read-only). */
+  readonly writeVcsDirs?: boolean | undefined;
+}
+
+/** Version-control folders: read-only for every tool unless the configuration opens them. */
+export const VCS_DIRS: readonly string[] = ['.git', '.hg', '.svn'];
+
+/** True when a component of `rel` names a version-control folder (or file: a worktree's `.git`), in any case. */
+function hasVcsPart(rel: string): boolean {
+  return rel.split('/').some((part) => VCS_DIRS.includes(part.toLowerCase()));
 }
 
 export type Verdict =
@@ -110,6 +120,10 @@ export function decide(abs: string, config: PathPolicyConfig, scope: Scope): Ver
   const inRoot = holder !== undefined;
   const own = ownNameIn(holder !== undefined ? abs.slice(holder.length) : abs.slice(abs.lastIndexOf('/')));
   if (own !== undefined) return { kind: 'denied', abs, code: 'path_blocked', reason: own };
+  // a write into .git (a hook, core.fsmonitor in .git/config) runs at the user's next git command
+  if (scope === 'write' && config.writeVcsDirs !== true && holder !== undefined && hasVcsPart(abs.slice(holder.length))) {
+    return { kind: 'denied', abs, code: 'path_blocked', reason: VCS_DIR_REASON };
+  }
   const { allow, block } = lists(config, scope);
   const blocked = block.some((b) => isWithin(abs, b));
   const allowListed = allow.some((a) => a === abs);

@@ -100,7 +100,7 @@ export const CODES = {
   // file_rename, file_chattr, file_delete
   file_referenced: { meaning: 'other files import a file the batch deletes (forceReferences: true overrides)', retryable: false, boundaryOnly: true },
   reference_scan_incomplete: { meaning: 'the reference scan could not be proven complete (forceReferences: true overrides)', retryable: false, boundaryOnly: true },
-  reference_verification_failed: { meaning: 'the reference scan cannot run because AST reads are excluded by configuration', retryable: false, boundaryOnly: true },
+  reference_verification_failed: { meaning: 'the reference scan cannot verify: AST reads are excluded by configuration, or files that could import the target are read-blocked (forceReferences: true overrides)', retryable: false, boundaryOnly: true },
   chattr_refused: { meaning: 'a mode or owner change outside what is permitted (setuid, setgid, sticky, another owner)', retryable: false, boundaryOnly: true },
 
   // HTTP

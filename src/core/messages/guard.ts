@@ -21,6 +21,9 @@ export const STAGING_FILE_REASON = 'the path names a hashline staging file, whic
 /** The refusal reason for a path in hashline's state directory (the durable history of every root). */
 export const STATE_DIR_REASON = "the path is in hashline's state directory (the history), which tools never read, write or list";
 
+/** The refusal reason for a write inside a version-control folder (core/config/path-policy.ts). */
+export const VCS_DIR_REASON = 'the path is inside a version-control folder (.git, .hg, .svn), which tools only read unless the configuration sets `[files] write_vcs_dirs = true`';
+
 export function tooManyLinks(path: string): string {
   return `permission denied: \`${path}\` goes through too many levels of symbolic links`;
 }

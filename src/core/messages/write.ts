@@ -48,3 +48,9 @@ export function rollbackIncomplete(cause: string, affected: readonly string[], k
   const backups = kept.map((k) => `; the previous content of \`${k.path}\` is kept in \`${k.backup}\` (restore or remove it)`).join('');
   return `${cause}; rolling back failed for: ${affected.join(', ')}${backups}. Inspect these files and hash them again before retrying`;
 }
+
+/** file_delete: files that could import a target were not scanned (the read policy refuses them; never named). */
+export function unscannedRefusal(targets: ReadonlyArray<{ path: string; readBlocked: number }>): string {
+  const parts = targets.map((t) => `\`${t.path}\`: ${t.readBlocked} read-blocked file${t.readBlocked === 1 ? '' : 's'} that could import it`);
+  return `the reference scan could not read every file that may import what is deleted (${parts.join('; ')}), so it proves nothing. Check those files yourself, then pass forceReferences: true for a reviewed override`;
+}

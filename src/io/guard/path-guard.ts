@@ -39,6 +39,8 @@ export interface GuardOptions {
   sealTree?: readonly string[] | undefined;
   /** The operator's unrestricted file access: paths outside the roots are admitted (everything else holds). */
   unrestricted?: boolean | undefined;
+  /** `[files] write_vcs_dirs`: writes inside `.git`, `.hg`, `.svn` are admitted (default: refused). */
+  writeVcsDirs?: boolean | undefined;
 }
 
 export interface ResolvedPath {
@@ -129,7 +131,8 @@ export class PathGuard {
     const sealTree = norm(options.sealTree);
     const unrestricted = options.unrestricted === true ? true : undefined;
     const roots = extra.length > 0 ? extra : undefined;
-    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal, sealTree, unrestricted });
+    const writeVcsDirs = options.writeVcsDirs === true;
+    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal, sealTree, unrestricted, writeVcsDirs });
     const real: PathPolicyConfig = Object.freeze({
       root: realRoot,
       roots: realExtra.length > 0 ? realExtra : undefined,
@@ -141,6 +144,7 @@ export class PathGuard {
       seal: await realList(seal),
       sealTree: await realList(sealTree),
       unrestricted,
+      writeVcsDirs,
     });
     return new PathGuard(lexical, real, options.durable === true);
   }

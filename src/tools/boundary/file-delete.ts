@@ -12,6 +12,7 @@
 
 import * as z from 'zod';
 import { HashlineError } from '../../core/errors/errors.js';
+import { unscannedRefusal } from '../../core/messages/write.js';
 import { commitBatch, type FileChange } from '../../io/batch/batch-commit.js';
 import type { ResolvedPath } from '../../io/guard/path-guard.js';
 import { scanReferences, type Importer, type ScanReport } from '../../lang/references/reference-scan.js';
@@ -39,6 +40,7 @@ const Deleted = z.object({
   referencesChecked: z.boolean().describe('false when AST reads are excluded and the file has no grammar: no scan was needed or possible'),
   forcedImporters: z.array(ImporterShape).describe('known importers that forceReferences overrode'),
   referenceVerificationBypassed: z.boolean().describe('forceReferences overrode a scan that could not be proven complete'),
+  notScanned: z.object({ readBlocked: z.number() }).optional().describe('files that could import this one but the read policy refuses: not scanned'),
   inHistory: z.boolean().describe('the deleted text is in the history: fs_rollback can recreate the file'),
 });
 const Output = z.object({ files: z.array(Deleted), removedDirectories: z.array(z.string()) });
@@ -73,17 +75,28 @@ function refuseUnprovable(unproven: Array<{ rp: ResolvedPath; reasons: string[] 
   });
 }
 
+function refuseUnscanned(unscanned: Array<{ rp: ResolvedPath; readBlocked: number }>): HashlineError {
+  const first = unscanned[0]!;
+  return new HashlineError('reference_verification_failed', unscannedRefusal(unscanned.map((u) => ({ path: u.rp.display, readBlocked: u.readBlocked }))), {
+    details: { filePath: first.rp.display, notScanned: unscanned.map((u) => ({ filePath: u.rp.display, readBlocked: u.readBlocked })) },
+  });
+}
+
 /** The veto of the batch, run under its locks after the hashes were checked. */
 function referenceVeto(planned: readonly Planned[], report: ScanReport | null): void {
   const blocked: Array<{ rp: ResolvedPath; importers: Importer[] }> = [];
+  const unscanned: Array<{ rp: ResolvedPath; readBlocked: number }> = [];
   const unproven: Array<{ rp: ResolvedPath; reasons: string[] }> = [];
   for (const p of planned) {
     const r = report?.targets.get(p.rp.real);
     if (!r || p.force) continue;
     if (r.importers.length > 0) blocked.push({ rp: p.rp, importers: r.importers });
+    else if (r.readBlocked > 0) unscanned.push({ rp: p.rp, readBlocked: r.readBlocked });
     else if (r.unprovable.length > 0) unproven.push({ rp: p.rp, reasons: r.unprovable });
   }
   if (blocked.length > 0) throw refuseReferenced(blocked);
+  // a scan that could not read every file that may import a target is no proof
+  if (unscanned.length > 0) throw refuseUnscanned(unscanned);
   if (unproven.length > 0) throw refuseUnprovable(unproven);
 }
 
@@ -147,7 +160,8 @@ export const fileDeleteTool = defineTool({
         sha256: o.sha256Before!,
         referencesChecked: r !== undefined,
         forcedImporters: p.force ? (r?.importers ?? []) : [],
-        referenceVerificationBypassed: p.force && (r === undefined ? p.capable : r.unprovable.length > 0),
+        referenceVerificationBypassed: p.force && (r === undefined ? p.capable : r.unprovable.length > 0 || r.readBlocked > 0),
+        ...(r !== undefined && r.readBlocked > 0 ? { notScanned: { readBlocked: r.readBlocked } } : {}),
         inHistory,
       };
     });

@@ -2,7 +2,8 @@
 // a window (¶path#TAG header, `N| text` lines, 200-column cut), recorded in the session history
 // with the shown lines marked as seen, so the agent edits from the hits with fs_edit. Files are
 // read through the warm file cache (io/read/file-cache.ts): the bytes of a file are only searched until
-// they match, and a file that matches is read again with every check before anything is shown.
+// they match, and a file that matches (or looks binary) is read again with every check before it
+// counts or is shown.
 // Binary files (a NUL byte) are skipped; files over 2 MiB are skipped in a tree (named in a note)
 // and searched up to 16 MiB when given as the path. Past max_results (or the 50 files the session
 // history keeps) the search goes on counting only, so the totals are whole.
@@ -72,6 +73,16 @@ function isBinary(entry: CachedFile): boolean {
 function mayMatch(entry: CachedFile, pattern: SearchPattern, needle: Buffer | undefined): boolean {
   if (needle) return entry.bytes.indexOf(needle) >= 0;
   return matchesAny(rawText(entry), pattern.re);
+}
+
+/** The verified entry of a listed file; null when it is gone or the verified read refuses it (a swap). */
+function verifiedOrNull(engine: Engine, real: string, entry: CachedFile): CachedFile | null {
+  try {
+    return verifiedEntry(engine.guard, real, entry);
+  } catch (e) {
+    if (e instanceof HashlineError && e.code !== 'aborted') return null;
+    throw e;
+  }
 }
 
 interface Tally {
@@ -167,6 +178,13 @@ export const fsSearchTool = defineTool({
           continue;
         }
         t.searched++;
+        // the unverified bytes only decide whether to look closer; what the reply says (hits,
+        // counts, the binary note) comes from a verified read, so a file swapped for a link to a
+        // blocked one between the walk and the read answers nothing about its content
+        // (a file refused at that read is passed over in silence: an error would answer the probe too)
+        if (!isBinary(entry) && !mayMatch(entry, pattern, needle)) continue;
+        entry = verifiedOrNull(engine, real, entry);
+        if (!entry) continue;
         if (isBinary(entry)) {
           t.binary++;
           continue;
@@ -184,8 +202,6 @@ export const fsSearchTool = defineTool({
           }
           continue;
         }
-        entry = verifiedEntry(engine.guard, real, entry);
-        if (!entry || isBinary(entry)) continue;
         const d = decodeEntry(entry);
         show({ real, display: engine.guard.display(real), text: d.text, tag: d.tag, utf8: d.utf8 }, d.text);
       }
