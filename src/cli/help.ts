@@ -80,7 +80,8 @@ ${ENGINE}
 `,
   read: `Usage: hashline read PATH [--lines A-B | --symbol NAME [--full]] [--root DIR] [--json]
 
-Prints the file as numbered lines under its ¶path#TAG header, as fs_read shows it.
+Prints the file as numbered lines under its ¶path#TAG header, as fs_read shows it. On a terminal,
+control characters (escape sequences, bidi overrides) are shown escaped; piped, the bytes pass as they are.
   --lines A-B     1-based, inclusive ("10-20", or "2-5,40-60")
   --symbol NAME   the definition so named (PATH may be a folder: its files are searched)
   --full          with --symbol: the definition whole (else one over 24 lines is shown with its middle elided)

@@ -3,6 +3,7 @@
 // prints the content of one version (of PATH, when given). Paths go through the guard: a file the read policy
 // refuses is listed without content and `--show` refuses it. Exit 0 ok, 1 refused, 2 usage.
 
+import { escapeControls } from '../core/text/terminal-safe.js';
 import type { ErrorCode } from '../core/errors/codes.js';
 import { toHashlineError } from '../core/errors/errors.js';
 import type { LogEntry } from '../core/history/history-store.js';
@@ -93,7 +94,8 @@ export async function historyCommand(argv: string[]): Promise<void> {
       if (!readable) return refuse('path_blocked', `\`${rp.display}\` is refused by the read policy: its content is not shown`, json);
       const found = await query.content(show);
       if (found === undefined || found.entry.path !== rp.real) return refuse('version_not_found', `no stored content with id ${show} for \`${rp.display}\``, json);
-      process.stdout.write(found.bytes);
+      // on a terminal, a stored version's control characters are shown escaped (piped: its bytes)
+      process.stdout.write(process.stdout.isTTY === true ? escapeControls(Buffer.from(found.bytes).toString('utf8')) : found.bytes);
       return;
     }
     const entries = await query.timeline(rp.real, { limit });

@@ -102,7 +102,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     (mcpLoading ??= (async () => {
       const { McpSessions } = await import('./mcp-endpoint.js');
       const tools = typeof options.tools === 'function' ? await options.tools() : options.tools;
-      return (mcp = new McpSessions(engine, tools, limits.maxMcpSessions));
+      return (mcp = new McpSessions(engine, tools, limits.maxMcpSessions, limits.mcpSessionIdleMs));
     })());
   const open = new Set(ROUTE_SPECS.filter((s) => !s.auth).map((s) => s.url));
   const client = httpClientId(options.token);

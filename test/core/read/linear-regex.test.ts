@@ -78,3 +78,23 @@ test('patterns that stall a backtracking engine finish in linear time', () => {
     assert.equal(hits.lines.length, p === '(\\w+\\s?)*$' ? 1 : 0, p);
   }
 });
+
+test('on a long text a one-line pattern is searched window by window, with the same lines as V8', () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 40_000; i++) lines.push(i % 997 === 0 ? `hit needle_${i} here` : i % 1201 === 0 ? '' : `filler line ${i} with words`);
+  const text = `${lines.join('\n')}\nlast needle_end`;
+  for (const p of ['needle_\\d+', '^$', 'needle_\\w+$', '^hit', '\\bwith\\b words$', 'line 3\\d{4} ', 'needle_end', 'here\\nfiller', 'here\\s+filler', '[^a]*needle']) {
+    const v8 = matchLines(text, new RegExp(p, 'gm')).lines;
+    assert.deepEqual(matchLines(text, compileLinear(p, true)).lines, v8, p);
+  }
+});
+
+test('a match at the end of a long text is found without walking the text with the slow automaton', () => {
+  const text = `${'a'.repeat(79)}\n`.repeat(100_000) + 'needle_42 ' + 'b'.repeat(999) + 'c'.repeat(999);
+  for (const p of ['needle_\\d+', '[ab]{999}[^ab\\n]{999}']) {
+    const t0 = performance.now();
+    assert.deepEqual(matchLines(text, compileLinear(p, true)).lines, [100_001], p);
+    const ms = performance.now() - t0;
+    assert.ok(ms < 3_000, `${p}: ${ms.toFixed(0)} ms on 8 MB`);
+  }
+});
