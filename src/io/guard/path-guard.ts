@@ -111,12 +111,17 @@ export class PathGuard {
         assertPathForm(p);
         return normalizeLexical(p, root);
       });
-    const realList = async (list: readonly string[] | undefined) => {
+    /** Each entry as given and with its links resolved; with `lenient`, one that cannot be resolved (EACCES) stays as given. */
+    const realList = async (list: readonly string[] | undefined, lenient = false) => {
       if (list === undefined) return undefined;
       const out = new Set<string>();
       for (const p of list) {
         out.add(p);
-        out.add((await resolveReal(p)).real);
+        try {
+          out.add((await resolveReal(p)).real);
+        } catch (e) {
+          if (!lenient) throw e;
+        }
       }
       return [...out];
     };
@@ -139,7 +144,8 @@ export class PathGuard {
       readBlock: await realList(readBlock),
       protect: await realList(protect),
       seal: await realList(seal),
-      sealTree: await realList(sealTree),
+      // (a state directory this process may not search is out of every tool's reach anyway)
+      sealTree: await realList(sealTree, true),
       unrestricted,
     });
     return new PathGuard(lexical, real, options.durable === true);
