@@ -18,7 +18,7 @@ import {
   type Scope,
   verdictError,
 } from '../../core/config/path-policy.js';
-import { lstatOrNull, resolveReal, resolveRealSync } from './resolve-real.js';
+import { lstatOrNull, realForms, resolveRealSync } from './resolve-real.js';
 
 export interface GuardOptions {
   /** The first root: relative paths resolve against it, and paths inside it are shown relative to it. */
@@ -111,20 +111,6 @@ export class PathGuard {
         assertPathForm(p);
         return normalizeLexical(p, root);
       });
-    /** Each entry as given and with its links resolved; with `lenient`, one that cannot be resolved (EACCES) stays as given. */
-    const realList = async (list: readonly string[] | undefined, lenient = false) => {
-      if (list === undefined) return undefined;
-      const out = new Set<string>();
-      for (const p of list) {
-        out.add(p);
-        try {
-          out.add((await resolveReal(p)).real);
-        } catch (e) {
-          if (!lenient) throw e;
-        }
-      }
-      return [...out];
-    };
     const allow = norm(options.allow) ?? [];
     const block = norm(options.block) ?? [];
     const readAllow = norm(options.readAllow);
@@ -138,14 +124,14 @@ export class PathGuard {
     const real: PathPolicyConfig = Object.freeze({
       root: realRoot,
       roots: realExtra.length > 0 ? realExtra : undefined,
-      allow: (await realList(allow)) ?? [],
-      block: (await realList(block)) ?? [],
-      readAllow: await realList(readAllow),
-      readBlock: await realList(readBlock),
-      protect: await realList(protect),
-      seal: await realList(seal),
+      allow: (await realForms(allow)) ?? [],
+      block: (await realForms(block)) ?? [],
+      readAllow: await realForms(readAllow),
+      readBlock: await realForms(readBlock),
+      protect: await realForms(protect),
+      seal: await realForms(seal),
       // (a state directory this process may not search is out of every tool's reach anyway)
-      sealTree: await realList(sealTree, true),
+      sealTree: await realForms(sealTree, true),
       unrestricted,
     });
     return new PathGuard(lexical, real, options.durable === true);
