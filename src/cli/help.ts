@@ -57,8 +57,8 @@ ${ENGINE}
 
 Without --root, the client's MCP roots decide, once it has initialized: absolute paths inside any
 root are admitted, relative ones resolve against the first, and roots/list_changed is followed.
-A client that offers no roots gets the working directory; when that is / or the home directory,
-nothing is served: every tool call answers an error naming --root. A client root that is /, the
+A client that offers no roots gets the working directory; when that is /, the home directory or a
+folder holding it, nothing is served: every tool call answers an error naming --root. A client root that is /, the
 home directory or a folder holding it is refused too: only --root may name such a folder.
 
 Example client entry:  {"command": "npx", "args": ["-y", "hashline", "mcp", "--root", "/path/to/project"]}
@@ -73,8 +73,8 @@ Streamable HTTP at /mcp, and the web console at / (open it in a browser and log 
 live activity, per-file timelines with diffs, rollback, the guard). The token may also come from
 HASHLINE_TOKEN; without either, a random token is made at start and printed with the client
 configuration. --no-token serves without one (every local user may then write), on loopback only.
-Without --root the working directory is the root, except / and the home directory, which are
-refused.
+Without --root the working directory is the root, except /, the home directory or a folder
+holding it, which are refused.
 
 ${ENGINE}
 `,

@@ -5,7 +5,7 @@
 
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI_SOURCE = path.join(REPO, 'src/cli/main.ts');
@@ -32,5 +32,6 @@ export function cliArgs(): string[] {
   if (cached) return cached;
   if (binFresh()) return (cached = [CLI_BIN]);
   process.stdout.write('# bin/hashline.mjs is missing or older than src/: the CLI runs from the sources (slower; `npm run build`)\n');
-  return (cached = ['--import', 'tsx', CLI_SOURCE]);
+  // tsx by its file URL: a bare `tsx` resolves from the child's working directory, often outside the checkout
+  return (cached = ['--import', pathToFileURL(path.join(REPO, 'node_modules/tsx/dist/loader.mjs')).href, CLI_SOURCE]);
 }

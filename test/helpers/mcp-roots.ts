@@ -39,7 +39,11 @@ export async function connectWithRoots(opts: { cwd: string; roots?: string[]; en
   });
   let err = '';
   transport.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; the server said: ${err}`);
+  }
   const text = async (name: string, args: Record<string, unknown>) => {
     const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
     const b = r.content[0];

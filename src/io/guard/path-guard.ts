@@ -18,7 +18,7 @@ import {
   type Scope,
   verdictError,
 } from '../../core/config/path-policy.js';
-import { lstatOrNull, resolveReal, resolveRealSync } from './resolve-real.js';
+import { lstatOrNull, realForms, resolveRealSync } from './resolve-real.js';
 
 export interface GuardOptions {
   /** The first root: relative paths resolve against it, and paths inside it are shown relative to it. */
@@ -113,15 +113,6 @@ export class PathGuard {
         assertPathForm(p);
         return normalizeLexical(p, root);
       });
-    const realList = async (list: readonly string[] | undefined) => {
-      if (list === undefined) return undefined;
-      const out = new Set<string>();
-      for (const p of list) {
-        out.add(p);
-        out.add((await resolveReal(p)).real);
-      }
-      return [...out];
-    };
     const allow = norm(options.allow) ?? [];
     const block = norm(options.block) ?? [];
     const readAllow = norm(options.readAllow);
@@ -136,13 +127,14 @@ export class PathGuard {
     const real: PathPolicyConfig = Object.freeze({
       root: realRoot,
       roots: realExtra.length > 0 ? realExtra : undefined,
-      allow: (await realList(allow)) ?? [],
-      block: (await realList(block)) ?? [],
-      readAllow: await realList(readAllow),
-      readBlock: await realList(readBlock),
-      protect: await realList(protect),
-      seal: await realList(seal),
-      sealTree: await realList(sealTree),
+      allow: (await realForms(allow)) ?? [],
+      block: (await realForms(block)) ?? [],
+      readAllow: await realForms(readAllow),
+      readBlock: await realForms(readBlock),
+      protect: await realForms(protect),
+      seal: await realForms(seal),
+      // (a state directory this process may not search is out of every tool's reach anyway)
+      sealTree: await realForms(sealTree, true),
       unrestricted,
       writeVcsDirs,
     });
