@@ -22,12 +22,12 @@ export function okEnvelope<T>(data: T): { ok: true; data: T } {
 /**
  * The error as the boundary family reports it: finer engine codes become the family's own, kept in
  * `details.reason`. An error about a file names it in `details.filePath`: `filePath` (the entry of a
- * batch) when given, else the path the error names (`details.path`).
+ * batch) when the error does not name it already.
  */
 export function boundaryError(e: HashlineError, filePath?: string): EnvelopeError {
   const info: CodeInfo = CODES[e.code];
   const shown = info.boundary ?? e.code;
-  const named = e.details?.filePath ?? filePath ?? e.details?.path;
+  const named = e.details?.filePath ?? filePath;
   const withFile = typeof named === 'string' && e.details?.filePath === undefined ? { ...(e.details ?? {}), filePath: named } : e.details;
   const details = shown === e.code ? withFile : { ...(withFile ?? {}), reason: e.code };
   const next = e.suggestedNextCall ?? (CODES[shown as keyof typeof CODES] as CodeInfo | undefined)?.next;

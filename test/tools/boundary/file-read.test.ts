@@ -142,7 +142,7 @@ test('a selection range addresses the text a window read of its lines shows, in 
     ['Cargo.toml', '/bin/0/name'],
   ];
   for (const [filePath, selector] of cases) {
-    const sel = (await read([{ filePath, selectors: [selector] }])).files[0]!.ast!.selections![0]! as { value: unknown; range: { start: { line: number; column: number }; end: { line: number; column: number } } };
+    const sel = (await read([{ filePath, selectors: [selector] }])).files[0]!.ast!.selections![0]! as unknown as { value: unknown; range: { start: { line: number; column: number }; end: { line: number; column: number } } };
     const { start, end } = sel.range;
     assert.equal(start.line, end.line, filePath);
     const window = (await read([{ filePath, lines: [start.line, start.line + 1] }])).files[0]!.content!;
