@@ -44,7 +44,7 @@ before(() => {
 
 after(() => rmSync(work, { recursive: true, force: true }));
 
-const env = () => ({ ...(process.env as Record<string, string>), HASHLINE_GRAMMAR_DIR: grammars });
+const env = () => ({ ...(process.env as Record<string, string>), HASHLINE_GRAMMAR_DIR: grammars, HASHLINE_TOKEN: '' });
 
 async function mcp(): Promise<{ client: Client; text: (name: string, args: Record<string, unknown>) => Promise<string> }> {
   const client = new Client({ name: 'pack-test', version: '0' });
@@ -102,7 +102,7 @@ test('npx hashline lang add lua: installed into the grammar folder, used by the 
 
 test('npx hashline serve: GET and PUT /v1/fs/file over fetch, the web console shipped with it, then SIGTERM', async () => {
   // its own process group: npx runs the server as a child, and SIGTERM must reach the server
-  const child = spawn('npx', ['--no-install', 'hashline', 'serve', '--root', project, '--port', '0'], { cwd: app, env: env(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npx', ['--no-install', 'hashline', 'serve', '--root', project, '--port', '0', '--no-token'], { cwd: app, env: env(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   try {
     const url = await new Promise<string>((resolve, reject) => {

@@ -145,6 +145,7 @@ async function listServed(tools: readonly ServedTool[]): Promise<ToolListing[]> 
 const PREFETCH_DELAY_MS = 20;
 
 export function createMcpServer(engine: EngineSource, tools: readonly ServedTool[]): Server {
+  // the instructions name only the tools listed
   const instructions = instructionsFor(tools.map((t) => t.name));
   const server = new Server(
     { name: 'hashline', version: VERSION },

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { CLI_SOURCE, connectMcp, REPO, textOf, type McpSession } from '../helpers/mcp-client.js';
+import { cliArgs, connectMcp, REPO, textOf, type McpSession } from '../helpers/mcp-client.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 
 let sb: Sandbox;
@@ -135,20 +135,20 @@ test('--tools filters by family and by name; an unknown name fails at start with
   } finally {
     await hashlineOnly.close();
   }
-  const bad = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'mcp', '--root', sb.root, '--tools', 'nope'], { cwd: REPO, input: '', encoding: 'utf8' });
+  const bad = spawnSync(process.execPath, [...cliArgs(), 'mcp', '--root', sb.root, '--tools', 'nope'], { cwd: REPO, input: '', encoding: 'utf8' });
   assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /unknown tool or family `nope`/);
+  assert.match(bad.stderr, /unknown tool or profile `nope`/);
 });
 
 test('a missing root fails at start with a clear message', () => {
-  const bad = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'mcp', '--root', path.join(sb.base, 'nope')], { cwd: REPO, input: '', encoding: 'utf8' });
+  const bad = spawnSync(process.execPath, [...cliArgs(), 'mcp', '--root', path.join(sb.base, 'nope')], { cwd: REPO, input: '', encoding: 'utf8' });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /is not an existing directory/);
 });
 
 test('--version and --help', () => {
-  const v = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, '--version'], { cwd: REPO, encoding: 'utf8' });
+  const v = spawnSync(process.execPath, [...cliArgs(), '--version'], { cwd: REPO, encoding: 'utf8' });
   assert.match(v.stdout, /^\d+\.\d+\.\d+\n$/);
-  const h = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, '--help'], { cwd: REPO, encoding: 'utf8' });
+  const h = spawnSync(process.execPath, [...cliArgs(), '--help'], { cwd: REPO, encoding: 'utf8' });
   assert.match(h.stdout, /hashline mcp/);
 });

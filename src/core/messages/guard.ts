@@ -16,6 +16,11 @@ export function symlinkEscape(path: string): string {
 /** The refusal reason for a path naming one of hashline's lock files (core/lock-names.ts). */
 export const LOCK_FILE_REASON = 'the path names a hashline lock file, which tools never read, write or list';
 
+/** The refusal reason for a path naming one of hashline's temporary or backup files (core/own-names.ts). */
+export const STAGING_FILE_REASON = 'the path names a hashline staging file, which tools never read, write or list';
+/** The refusal reason for a path in hashline's state directory (the durable history of every root). */
+export const STATE_DIR_REASON = "the path is in hashline's state directory (the history), which tools never read, write or list";
+
 export function tooManyLinks(path: string): string {
   return `permission denied: \`${path}\` goes through too many levels of symbolic links`;
 }

@@ -34,3 +34,17 @@ export function writeFailed(path: string, err: string): string {
 export function loneSurrogate(path: string): string {
   return `text for \`${path}\` holds a lone UTF-16 surrogate (not a character); send valid Unicode text`;
 }
+
+/** A hash mismatch on a file the read policy refuses: its hash is not shown (file_hash refuses it too). */
+export function staleHidden(path: string): string {
+  return `expectedSha256 does not match \`${path}\` (a read-blocked file: its hash is not shown); nothing was changed`;
+}
+
+/**
+ * A batch that failed and could not put every file back: what failed, which files to inspect, and
+ * where the previous bytes of each still are (backups left beside them for the user to act on).
+ */
+export function rollbackIncomplete(cause: string, affected: readonly string[], kept: ReadonlyArray<{ path: string; backup: string }>): string {
+  const backups = kept.map((k) => `; the previous content of \`${k.path}\` is kept in \`${k.backup}\` (restore or remove it)`).join('');
+  return `${cause}; rolling back failed for: ${affected.join(', ')}${backups}. Inspect these files and hash them again before retrying`;
+}

@@ -24,11 +24,11 @@ import { WriteResultSchema, type WriteResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
 
 const TargetFile = z.strictObject({
-  path: z.string().describe('File to create or overwrite, relative to the root'),
-  text: z.string().describe('The complete new content (raw text, no `N| ` prefixes)'),
-  file_hash: z.string().optional().describe('the 4-hex TAG or the SHA-256 of the file as you last saw it: refused if it changed since'),
+  path: z.string(),
+  text: z.string(),
+  file_hash: z.string().optional(),
 });
-const Input = z.strictObject({ targets: z.array(TargetFile).min(1).max(MAX_BATCH_FILES).describe('1-50 files to write') });
+const Input = z.strictObject({ targets: z.array(TargetFile).min(1).max(MAX_BATCH_FILES) });
 // `results` is optional in the schema only so that an error result ({ error }) validates too.
 const Output = z.object({ results: z.array(WriteResultSchema).optional() });
 
@@ -99,7 +99,12 @@ export const fsWriteTool = defineTool({
   family: 'hashline',
   title: 'Write whole files',
   description: [
-    'Creates or completely overwrites files with the given text; returns each file\'s new `¶path#TAG` header for a follow-up fs_edit. Send raw text without `N| ` prefixes. Missing folders are created. Existing files keep their line endings, BOM and mode; a `#!` script becomes executable.',
+    'Creates or overwrites whole files with raw text; returns each ¶path#TAG for fs_edit. Missing folders are created; `file_hash` (tag or SHA-256 last seen) refuses a changed file.',
+    'Example: {"targets":[{"path":"a.md","text":"# A\\n"}]}',
+    'A refused file is a warning: fix it, retry.',
+  ].join('\n'),
+  guide: [
+    'Creates or completely overwrites files with the given text; returns each file\'s new `¶path#TAG` header for a follow-up fs_edit. Send raw text without `N| ` prefixes. Missing folders are created; with `file_hash` (the 4-hex TAG or the SHA-256 of the file as last seen) a file changed since is refused. Existing files keep their line endings, BOM and mode; a `#!` script becomes executable.',
     'Example: {"targets": [{"path": "notes/todo.md", "text": "# Todo\\n- ship\\n"}]}',
     'A refused file (empty text, a generated file, a denied path, a changed file_hash, a failed write) gets `warnings` and is not written; none written: isError. For a partial change, read the file and use fs_edit instead.',
   ].join('\n'),

@@ -7,15 +7,13 @@
 // rollback) releases them, a changed source or an uncertain rollback invalidates them.
 
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import { effectiveMethods, intrinsicMethods } from '../../../core/capabilities.js';
 import { HashlineError, toHashlineError } from '../../../core/errors/errors.js';
-import { selectFormatter } from '../../../core/config/format-select.js';
 import * as msg from '../../../core/messages/patch.js';
 import type { ReceiptBook, Reservation } from '../../../core/receipt-book.js';
 import { textShape } from '../../../core/text/text-doc.js';
 import { commitBatch, type FileChange } from '../../../io/batch/batch-commit.js';
-import { formatCandidate } from '../../../io/formatter.js';
+import { formatForCommit } from '../format-commit.js';
 import type { ResolvedPath } from '../../../io/guard/path-guard.js';
 import { readAdmitted } from '../../../io/guard/read-admission.js';
 import { languageById } from '../../../lang/grammar/registry.js';
@@ -142,14 +140,7 @@ async function prepare(engine: Engine, item: Item, call: CallContext): Promise<F
   const preview = item.plan.kind === 'patch' && item.plan.preview;
   let final = cand.bytes;
   let formatter: string | undefined;
-  if (!preview && cand.changed) {
-    const rel = path.relative(engine.guard.realRoot, rp.real).split(path.sep).join('/');
-    const spec = selectFormatter(settings.formatters, rel);
-    if (spec) {
-      final = await formatCandidate(spec, cand.bytes, { source: rp.real, display, root: engine.guard.realRoot, signal: call.signal });
-      formatter = spec.name;
-    }
-  }
+  if (!preview && cand.changed) ({ bytes: final, formatter } = await formatForCommit(engine, rp, cand.bytes, call.signal));
   return { display, rp, preview, bytes, sourceSha256, source, cand, final, chattr, sql, formatter, receiptCommitted: item.plan.kind === 'receipt' };
 }
 
