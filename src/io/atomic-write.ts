@@ -24,7 +24,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fchownSync, fsync as fsyncCallback, linkSync, lstatSync, openSync, promises as fsp, readlinkSync, renameSync, unlinkSync, write as writeCallback, writeSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { errnoText, HashlineError } from '../core/errors/errors.js';
+import { errnoText, HashlineError, errnoDetails } from '../core/errors/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
 import { tempName } from '../core/own-names.js';
 import { selfIdentity } from './locks/lock-owner.js';
@@ -115,7 +115,7 @@ export function openAnchoredDir(guard: PathGuard, dir: string, display: string, 
       throw new HashlineError('not_found', `cannot write \`${display}\`: its parent directory does not exist`, { cause: e });
     }
     if (code === 'ELOOP' || code === 'ENOTDIR') throw new HashlineError('link_swapped', linkSwapped(display), { cause: e });
-    throw new HashlineError('io_error', `failed to write \`${display}\`: ${errnoText(e)}`, { cause: e });
+    throw new HashlineError('io_error', `failed to write \`${display}\`: ${errnoText(e)}`, { details: errnoDetails(e), cause: e });
   }
   if (!HAS_PROC_FD) return { fd, prefix: dir };
   let actual: string;
@@ -277,7 +277,7 @@ export async function writeAtomic(
         try {
           linkSync(tempPath!, targetPath);
         } catch (e) {
-          throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { cause: e });
+          throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { details: errnoDetails(e), cause: e });
         }
         unlinkSync(tempPath!);
       } else {
@@ -296,7 +296,7 @@ export async function writeAtomic(
       for (const d of madeDirs.reverse()) await fsp.rmdir(d).catch(() => undefined);
     }
     if (e instanceof HashlineError) throw e;
-    throw new HashlineError('io_error', `failed to write \`${rp.display}\`: ${errnoText(e)}`, { cause: e });
+    throw new HashlineError('io_error', `failed to write \`${rp.display}\`: ${errnoText(e)}`, { details: errnoDetails(e), cause: e });
   } finally {
     if (options.parent === undefined) closeQuietly(anchored?.fd);
   }

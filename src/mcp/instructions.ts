@@ -38,10 +38,13 @@ const LINES: readonly Line[] = [
   { needs: ['fs_rollback'], text: () => 'fs_rollback undoes a change.' },
   {
     needs: [],
-    text: (listed) =>
-      [...listed].some((n) => n.startsWith('file_') && n !== 'file_hash' && n !== 'file_read' && n !== 'file_capabilities')
-        ? 'file_* changes need expectedSha256, the fresh SHA-256 from file_hash or file_read; a batch of 1-50 files is all or none.'
-        : '',
+    text: (listed) => {
+      if (![...listed].some((n) => n.startsWith('file_') && n !== 'file_hash' && n !== 'file_read' && n !== 'file_capabilities')) return '';
+      // only the hashing tools listed are named
+      const from = ['file_hash', 'file_read'].filter((n) => listed.has(n));
+      const source = from.length === 0 ? 'the fresh SHA-256 of the file' : `the fresh SHA-256 from ${from.join(' or ')}`;
+      return `file_* changes need expectedSha256, ${source}; a batch of 1-50 files is all or none.`;
+    },
   },
 ];
 

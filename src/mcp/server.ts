@@ -30,8 +30,13 @@ function errorPayload(e: HashlineError) {
   };
 }
 
-function errorResult(tool: ToolDefinition, e: HashlineError): CallToolResult {
-  if (tool.family === 'boundary') {
+function errorResult(tool: Pick<ToolDefinition, 'family'>, e: HashlineError): CallToolResult {
+  return toolErrorResult(tool.family, e);
+}
+
+/** A coded error as the result of a tool of `family`: the boundary envelope, or the hashline family's `{ error }`. */
+export function toolErrorResult(family: ToolDefinition['family'], e: HashlineError): CallToolResult {
+  if (family === 'boundary') {
     const envelope = errorEnvelope(e);
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope };
   }

@@ -144,6 +144,14 @@ for (const line of CLIENT_LINES) {
         const sc = r.structuredContent as { data?: { files?: unknown } };
         const shape = shapeOf(r);
         if (shape !== c.shape) wrong.push(`${c.tool} (${c.what}): ${shape}, not ${c.shape}: ${JSON.stringify(sc.data?.files ?? sc).slice(0, 400)}`);
+        // a boundary error about a file names it (details.filePath), at the top or in a file's entry
+        if (c.tool.startsWith('file_') && c.badInput !== true) {
+          const env = sc as { error?: { details?: { filePath?: unknown } }; data?: { files?: unknown } };
+          const entries = Array.isArray(env.data?.files) ? (env.data.files as Array<{ error?: { details?: { filePath?: unknown } } }>) : [];
+          for (const e of [env.error, ...entries.map((f) => f.error)]) {
+            if (e !== undefined && typeof e.details?.filePath !== 'string') wrong.push(`${c.tool} (${c.what}): an error without details.filePath: ${JSON.stringify(e)}`);
+          }
+        }
         c.after?.(r);
       }
       assert.deepEqual(wrong, []);

@@ -101,9 +101,20 @@ test('coded error results of every family validate against the advertised output
   }
 });
 
-test('a request over the message limit gets a clear error and the session goes on', async () => {
+test('a call over the message limit is answered with the too_large error of its tool, and the session goes on', async () => {
   const huge = 'x'.repeat(9 * 1024 * 1024);
-  await assert.rejects(mcp.call('file_hash', { filePaths: [huge] }), /exceeds the 8 MiB message limit/);
+  const boundary = await mcp.call('file_write', { files: { 'big.txt': { content: huge } } });
+  assert.equal(boundary.isError, true);
+  const env = boundary.structuredContent as { ok: boolean; error: { code: string; message: string; details: { limit: number; size: number } } };
+  assert.equal(env.ok, false);
+  assert.equal(env.error.code, 'too_large');
+  assert.match(env.error.message, /exceeds the 8 MiB message limit/);
+  assert.equal(env.error.details.limit, 8 * 1024 * 1024);
+  assert.deepEqual(JSON.parse(textOf(boundary)), env, 'the text block is the envelope');
+  const hashline = await mcp.call('fs_write', { targets: [{ path: 'big.txt', text: huge }] });
+  assert.equal(hashline.isError, true);
+  assert.equal((hashline.structuredContent as { error: { code: string } }).error.code, 'too_large');
+  await assert.rejects(fsp.stat(path.join(sb.root, 'big.txt')));
   const r = await mcp.call('file_hash', { filePaths: ['a.txt'] });
   assert.equal((r.structuredContent as { ok: boolean }).ok, true);
 });

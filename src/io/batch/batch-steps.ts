@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { fsync, linkSync, lstatSync, promises as fsp, renameSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { HashlineError } from '../../core/errors/errors.js';
+import { HashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { linkSwapped } from '../../core/messages/guard.js';
 import { backupName } from '../../core/own-names.js';
 import { closeQuietly, ensureParents, openAnchoredDir, writeAtomic, type AnchoredDir } from '../atomic-write.js';
@@ -53,12 +53,12 @@ function linkError(e: unknown, from: ResolvedPath, to: ResolvedPath): HashlineEr
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'EEXIST') return new HashlineError('already_exists', `\`${to.display}\` already exists`, { details: { path: to.display } });
   if (code === 'EXDEV') {
-    return new HashlineError('io_error', `\`${from.display}\` and \`${to.display}\` are on different file systems: a rename stays within one`, { details: { path: to.display }, cause: e });
+    return new HashlineError('io_error', `\`${from.display}\` and \`${to.display}\` are on different file systems: a rename stays within one`, { details: { path: to.display, ...errnoDetails(e) }, cause: e });
   }
   if (code === 'EPERM' || code === 'EACCES') {
-    return new HashlineError('io_error', `the operating system refused a link at \`${to.display}\` (hard links are how renames refuse to replace)`, { details: { path: to.display }, cause: e });
+    return new HashlineError('io_error', `the operating system refused a link at \`${to.display}\` (hard links are how renames refuse to replace)`, { details: { path: to.display, ...errnoDetails(e) }, cause: e });
   }
-  return new HashlineError('io_error', `cannot rename \`${from.display}\` to \`${to.display}\`: ${(e as Error).message}`, { cause: e });
+  return new HashlineError('io_error', `cannot rename \`${from.display}\` to \`${to.display}\`: ${(e as Error).message}`, { details: errnoDetails(e), cause: e });
 }
 
 const sameFile = (st: { dev: number; ino: number }, s: PresentState) => st.dev === s.dev && st.ino === s.ino;

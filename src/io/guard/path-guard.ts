@@ -5,7 +5,7 @@
 
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { errnoText, HashlineError } from '../../core/errors/errors.js';
+import { errnoText, HashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { cannotResolve, linkSwapped, symlinkEscape, tooManyLinks } from '../../core/messages/guard.js';
 import {
   assertPathForm,
@@ -206,7 +206,7 @@ export class PathGuard {
         cause: e,
       });
     }
-    return new HashlineError('io_error', cannotResolve(shown, errnoText(e)), { details: { path: shown }, cause: e });
+    return new HashlineError('io_error', cannotResolve(shown, errnoText(e)), { details: { path: shown, ...errnoDetails(e) }, cause: e });
   }
 
   /**

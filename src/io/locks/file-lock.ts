@@ -9,7 +9,7 @@
 // live owner's lock is waited on, then answered with the retryable `lock_timeout`.
 
 import { lstatSync, unlinkSync, utimesSync } from 'node:fs';
-import { errnoText, HashlineError } from '../../core/errors/errors.js';
+import { errnoText, HashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { isWithin } from '../../core/config/path-policy.js';
 import { createWhole, readLock, removeStaleTemps, StaleLocks } from './lock-file.js';
 import { ownerText, parseOwner } from './lock-owner.js';
@@ -178,7 +178,7 @@ export class LockManager {
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code ?? '';
         if (code !== 'EEXIST' && !MOVED.has(code)) {
-          throw new HashlineError('io_error', `cannot create the lock file of \`${this.display(real)}\`: ${errnoText(e)}`, { cause: e });
+          throw new HashlineError('io_error', `cannot create the lock file of \`${this.display(real)}\`: ${errnoText(e)}`, { details: errnoDetails(e), cause: e });
         }
         moved = code !== 'EEXIST';
         if (moved && parentExists) {

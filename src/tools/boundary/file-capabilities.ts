@@ -124,7 +124,7 @@ export const fileCapabilitiesTool = defineTool({
       } catch (e) {
         const err = toHashlineError(e);
         if (err.code === 'aborted') throw err;
-        files.push({ filePath: p, error: boundaryError(err) });
+        files.push({ filePath: p, error: boundaryError(err, p) });
       }
       call.progress({ progress: files.length, total: args.filePaths.length });
     }

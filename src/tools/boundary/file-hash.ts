@@ -50,7 +50,7 @@ export const fileHashTool = defineTool({
       } catch (e) {
         const err = toHashlineError(e);
         if (err.code === 'aborted') throw err;
-        files.push({ filePath: p, error: boundaryError(err) });
+        files.push({ filePath: p, error: boundaryError(err, p) });
       }
       call.progress({ progress: ++done, total: args.filePaths.length });
     }

@@ -204,7 +204,7 @@ export const fileReadTool = defineTool({
       } catch (e) {
         const err = toHashlineError(e);
         if (err.code === 'aborted') throw err;
-        files.push({ filePath: req.filePath, error: boundaryError(err) });
+        files.push({ filePath: req.filePath, error: boundaryError(err, req.filePath) });
       }
       call.progress({ progress: files.length, total: args.files.length });
     }

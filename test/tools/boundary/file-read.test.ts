@@ -174,7 +174,8 @@ test('selectors: nested arrays, ~0/~1 escapes, `-`, JSONC, YAML anchors and docu
     ])
   ).files;
   const [json, jsonc, yaml, toml] = out.map((f) => f.ast!.selections!);
-  assert.deepEqual(json![0], { selector: '/a~1b/m~0n/1', found: true, value: 20, range: { start: { line: 2, column: 23 }, end: { line: 2, column: 25 } } });
+  // ranges are zero-based (line and column), the end exclusive, as text windows are
+  assert.deepEqual(json![0], { selector: '/a~1b/m~0n/1', found: true, value: 20, range: { start: { line: 1, column: 22 }, end: { line: 1, column: 24 } } });
   assert.equal(json![1]!.value, 'x');
   assert.deepEqual(json![2], { selector: '/list/-', found: false, missing: '/list/-' });
   assert.deepEqual(json![3], { selector: '/nope', found: false, missing: '/nope' });
@@ -182,11 +183,29 @@ test('selectors: nested arrays, ~0/~1 escapes, `-`, JSONC, YAML anchors and docu
   assert.equal(jsonc![0]!.value, true);
   assert.equal(yaml![0]!.value, 80);
   assert.equal(yaml![1]!.value, 'b');
-  assert.equal(yaml![1]!.range?.start.line, 4);
+  assert.equal(yaml![1]!.range?.start.line, 3);
   assert.equal(toml![0]!.value, 'two');
   assert.deepEqual(toml![1]!.value, { name: 'x' });
+  assert.deepEqual(toml![0]!.range, { start: { line: 5, column: 7 }, end: { line: 5, column: 12 } }, 'TOML selections have ranges too');
+  assert.deepEqual(toml![1]!.range, { start: { line: 0, column: 0 }, end: { line: 1, column: 10 } }, 'a table spans its header and its keys');
   assert.equal(out[0]!.resolvedMode, 'ast');
   assert.equal(out[0]!.sha256, sha256(await fsp.readFile(path.join(sb.root, 'conf.json'))));
+});
+
+test('a selection range addresses the text a window read of its lines shows, in every document format', async () => {
+  const cases: Array<[string, string]> = [
+    ['conf.json', '/list/1/1/deep'],
+    ['multi.yaml', '/1/second/1'],
+    ['Cargo.toml', '/bin/0/name'],
+  ];
+  for (const [filePath, selector] of cases) {
+    const sel = (await read([{ filePath, selectors: [selector] }])).files[0]!.ast!.selections![0]! as unknown as { value: unknown; range: { start: { line: number; column: number }; end: { line: number; column: number } } };
+    const { start, end } = sel.range;
+    assert.equal(start.line, end.line, filePath);
+    const window = (await read([{ filePath, lines: [start.line, start.line + 1] }])).files[0]!.content!;
+    const shown = window.slice(start.column, end.column).replace(/^"|"$/g, '');
+    assert.equal(shown, String(sel.value), `${filePath} ${selector}`);
+  }
 });
 
 test('selector errors: a bad pointer, a format without selectors, a broken document', async () => {
