@@ -12,7 +12,7 @@ const NAVIGATION = ['fs_list', 'fs_outline', 'fs_search', 'fs_references'];
 const LINES: readonly Line[] = [
   {
     needs: [],
-    text: () => 'hashline serves the files under one project root: paths are relative to it (or absolute inside it); outside it, nothing.',
+    text: () => 'Paths are relative to the project root (or absolute inside it); nothing outside it is served.',
   },
   {
     needs: [],
@@ -42,6 +42,13 @@ const LINES: readonly Line[] = [
       [...listed].some((n) => n.startsWith('file_') && n !== 'file_hash' && n !== 'file_read' && n !== 'file_capabilities')
         ? 'file_* changes need expectedSha256, the fresh SHA-256 from file_hash or file_read; a batch of 1-50 files is all or none.'
         : '',
+  },
+  {
+    needs: [],
+    text: (listed) => {
+      const names = [...listed];
+      return names.some((n) => n.startsWith('fs_')) && names.some((n) => n.startsWith('file_')) ? 'fs_* results carry the file\'s sha256, file_* results its tag: pass either on, no hashing call.' : '';
+    },
   },
 ];
 

@@ -12,6 +12,7 @@ import { Chattr, Sha256 } from './boundary-schemas.js';
 import { runPatchBatch, type PatchSeams } from './patch/patch-batch.js';
 import { PatchFileResult } from './patch/patch-results.js';
 import { defineTool, type ToolDefinition } from '../tool.js';
+import { withTag } from '../file-identity-fields.js';
 
 const AstRule = z.strictObject({
   pattern: z.string().min(1),
@@ -62,7 +63,8 @@ export const filePatchTool = defineTool({
   output: Output,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(engine, args, call) {
-    return { structured: await runPatchBatch(engine, args.files, call), text: '' };
+    const out = await runPatchBatch(engine, args.files, call);
+    return { structured: { files: await withTag(engine, out.files, call.signal) }, text: '' };
   },
 });
 
@@ -71,7 +73,8 @@ export function filePatchToolWith(seams: PatchSeams): ToolDefinition {
   const tool: typeof filePatchTool = {
     ...filePatchTool,
     async run(engine, args, call) {
-      return { structured: await runPatchBatch(engine, args.files, call, seams), text: '' };
+      const out = await runPatchBatch(engine, args.files, call, seams);
+      return { structured: { files: await withTag(engine, out.files, call.signal) }, text: '' };
     },
   };
   return tool as unknown as ToolDefinition;

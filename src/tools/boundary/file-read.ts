@@ -19,6 +19,7 @@ import { inspectFile } from './file-facts.js';
 import { effectiveMethods, intrinsicMethods } from '../../core/capabilities.js';
 import type { Engine } from '../engine.js';
 import { defineTool } from '../tool.js';
+import { withTag } from '../file-identity-fields.js';
 
 /** What the contents of one batch may cost in the reply (the text block repeats them, escaped again). */
 export const READ_BATCH_BUDGET = 2 * 1024 * 1024;
@@ -37,6 +38,8 @@ const Request = z.strictObject({
 const Result = z.object({
   filePath: z.string(),
   sha256: z.string().optional(),
+  /** The 4-hex tag of the same bytes (fs_edit's file_hash), when the file still holds them. */
+  tag: z.string().optional(),
   size: z.number().optional(),
   requestedMode: z.string().optional(),
   resolvedMode: z.string().optional(),
@@ -181,6 +184,6 @@ export const fileReadTool = defineTool({
       }
       call.progress({ progress: files.length, total: args.files.length });
     }
-    return { structured: { files }, text: '' };
+    return { structured: { files: await withTag(engine, files, call.signal) }, text: '' };
   },
 });

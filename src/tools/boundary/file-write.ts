@@ -17,6 +17,7 @@ import { checkChattr } from './chattr-policy.js';
 import type { Engine } from '../engine.js';
 import { keepBeforeBytes, recordChange } from '../record-change.js';
 import { defineTool } from '../tool.js';
+import { withTag } from '../file-identity-fields.js';
 
 const Entry = z.strictObject({
   content: z.string(),
@@ -31,6 +32,8 @@ const Input = z.strictObject({
 const Written = z.object({
   filePath: z.string(),
   sha256: z.string(),
+  /** The 4-hex tag of the same bytes (fs_edit's file_hash), when the file still holds them. */
+  tag: z.string().optional(),
   size: z.number(),
   created: z.boolean(),
   previousSha256: z.string().optional(),
@@ -92,6 +95,6 @@ export const fileWriteTool = defineTool({
         ...(o.sha256Before === undefined ? {} : { previousSha256: o.sha256Before }),
       };
     });
-    return { structured: { files }, text: '' };
+    return { structured: { files: await withTag(engine, files, call.signal) }, text: '' };
   },
 });

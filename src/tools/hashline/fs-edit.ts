@@ -33,6 +33,7 @@ import { warmAfterWrite } from '../../lang/parse/warm-after-write.js';
 import type { Engine } from '../engine.js';
 import { EditResultSchema, type EditResult } from './hashline-results.js';
 import { defineTool, PROCESS_SESSION_ID } from '../tool.js';
+import { withSha256 } from '../file-identity-fields.js';
 
 const Target = z.strictObject({
   path: z.string(),
@@ -300,11 +301,11 @@ export const fsEditTool = defineTool({
         return {
           isError: true,
           text: msg.editBatchError(cause, applied.map((r) => r.header), skipped),
-          structured: { failed_path: target.path, cause, code: err.code, applied: applied.map(plain), skipped },
+          structured: { failed_path: target.path, cause, code: err.code, applied: await withSha256(engine, applied.map(plain), call.signal), skipped },
         };
       }
     }
     const compactOne = args.reply === 'compact' && applied.length === 1;
-    return { structured: { results: applied.map(plain) }, text: applied.map((r) => render(r, compactOne)).join('\n\n') };
+    return { structured: { results: await withSha256(engine, applied.map(plain), call.signal) }, text: applied.map((r) => render(r, compactOne)).join('\n\n') };
   },
 });

@@ -28,6 +28,7 @@ import { noteStructuralRead } from '../../lang/parse/warm-after-write.js';
 import type { Engine } from '../engine.js';
 import { ReadResultSchema, type ReadResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
+import { withSha256 } from '../file-identity-fields.js';
 
 const Target = z.strictObject({
   path: z.string(),
@@ -210,6 +211,6 @@ export const fsReadTool = defineTool({
       call.progress({ progress: ++done, total: args.targets.length });
     }
     const text = results.map((r) => (r.content !== '' ? r.content : '') + (r.warnings ? `${r.content !== '' ? '\n' : ''}[warning] ${r.path}: ${r.warnings}` : '')).join('\n\n');
-    return { structured: { results }, text };
+    return { structured: { results: await withSha256(engine, results, call.signal) }, text };
   },
 });

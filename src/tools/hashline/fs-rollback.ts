@@ -27,7 +27,7 @@ export const fsRollbackTool = defineTool({
   family: 'hashline',
   title: 'Restore a version',
   description: [
-    'Restores an earlier version of a file (last 10 of 50 files): `hash` an earlier TAG, "" the version before. The reply\'s replaced_hash undoes it.',
+    'Restores an earlier version of a file (last 10 of 50 files): `hash` an earlier TAG, "" the version before.',
     'Example: {"path":"a.ts","hash":"1A2B"}',
     'An error lists the known versions: pick one, or re-read.',
   ].join('\n'),

@@ -20,6 +20,7 @@ import { MAX_BATCH_FILES } from '../../core/config/config.js';
 import type { Engine } from '../engine.js';
 import { WriteResultSchema, type WriteResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
+import { withSha256 } from '../file-identity-fields.js';
 
 const TargetFile = z.strictObject({
   path: z.string(),
@@ -124,6 +125,6 @@ export const fsWriteTool = defineTool({
       call.progress({ progress: i + 1, total: args.targets.length });
     }
     const text = results.map((r) => (r.header || r.path) + (r.warnings ? `\n[warning] ${r.warnings}` : '')).join('\n');
-    return { structured: { results }, text };
+    return { structured: { results: await withSha256(engine, results, call.signal) }, text };
   },
 });

@@ -31,6 +31,8 @@ const Entry = z.object({
   size: z.number().int().optional(),
   lines: z.number().int().optional(),
   binary: z.boolean().optional(),
+  /** A file read for its line count: the SHA-256 of its bytes (the file_* tools' expectedSha256). */
+  sha256: z.string().optional(),
   entries: z.number().int().optional(),
   target: z.string().optional(),
   target_type: z.enum(['dir', 'file', 'missing', 'other', 'outside']).optional(),
