@@ -32,11 +32,17 @@ const INPUT_LIMITS = ['minimum', 'maximum', 'minLength', 'maxLength', 'pattern',
  */
 export function compactInputSchema(schema: Node): Node {
   const walk = (s: unknown, depth: number): unknown => {
-    if (!isNode(s) || 'prefixItems' in s) return s;
+    if (!isNode(s)) return s;
+    if ('prefixItems' in s) {
+      const { guide: _guide, ...tuple } = s;
+      return tuple;
+    }
     const node = mapChildren(s, walk, depth);
     if (depth > 0 && node.additionalProperties === false) delete node.additionalProperties;
     if (isNode(node.propertyNames) && node.propertyNames.type === 'string') delete node.propertyNames;
     for (const k of INPUT_LIMITS) delete node[k];
+    // a field's long form (`.meta({ guide })`) is for docs/tools pages only
+    delete node.guide;
     return node;
   };
   return walk(schema, 0) as Node;

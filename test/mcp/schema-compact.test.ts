@@ -1,5 +1,5 @@
 // The listed schemas written once: an input schema keeps every field with its type, enum, default
-// and description, and the top level's `additionalProperties: false`, but not the nested repeats,
+// and description (a field's long form, `.meta({ guide })`, is for the docs pages only), and the top level's `additionalProperties: false`, but not the nested repeats,
 // the limits or string-key `propertyNames`; a tuple is left as zod emits it. An output schema keeps
 // its fields and their types to the depth asked (array items at their array's level) and the top
 // level's `required`.
@@ -16,17 +16,17 @@ function json(s: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
 
 test('an input schema: fields, types, enums, defaults and descriptions stay; repeats and limits go; a tuple is untouched', () => {
   const input = z.strictObject({
-    files: z.record(z.string().min(1), z.strictObject({ mode: z.enum(['a', 'b']).default('a').describe('which'), n: z.number().int().min(1).max(9) })).describe('keyed'),
-    pair: z.tuple([z.number(), z.number()]),
+    files: z.record(z.string().min(1), z.strictObject({ mode: z.enum(['a', 'b']).default('a').describe('which'), n: z.number().int().min(1).max(9).meta({ guide: 'the long form, for docs' }) })).describe('keyed'),
+    pair: z.tuple([z.number(), z.number()]).meta({ guide: 'for docs too' }),
     list: z.array(z.string().min(1)).min(1).max(50),
   });
   const out = compactInputSchema(json(input, 'input'));
-  const full = json(input, 'input') as { properties: { pair: unknown } };
+  const { guide: _guide, ...pair } = (json(input, 'input') as { properties: { pair: Record<string, unknown> } }).properties.pair;
   assert.deepEqual(out, {
     type: 'object',
     properties: {
       files: { description: 'keyed', type: 'object', additionalProperties: { type: 'object', properties: { mode: { description: 'which', default: 'a', type: 'string', enum: ['a', 'b'] }, n: { type: 'integer' } }, required: ['n'] } },
-      pair: full.properties.pair,
+      pair,
       list: { type: 'array', items: { type: 'string' } },
     },
     required: ['files', 'pair', 'list'],

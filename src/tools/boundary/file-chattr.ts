@@ -16,12 +16,12 @@ import { defineTool } from '../tool.js';
 import { withTag } from '../file-identity-fields.js';
 
 const Entry = z.strictObject({
-  chattr: Chattr,
+  chattr: Chattr.meta({ guide: 'the mode and/or owner to give the file' }),
   expectedSha256: Sha256.optional(),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_chattr', Entry),
+  files: fileRecord('file_chattr', Entry).meta({ guide: '1-50 files keyed by path, relative to the root' }),
 });
 
 const Attributes = z.object({ chmod: z.number(), chown: z.object({ uid: z.number(), gid: z.number() }) });

@@ -10,7 +10,7 @@ import { defineTool } from '../tool.js';
 import { withTag } from '../file-identity-fields.js';
 
 const Input = z.strictObject({
-  filePaths: fileList('file_hash', z.string().min(1)),
+  filePaths: fileList('file_hash', z.string().min(1)).meta({ guide: '1-50 file paths, relative to the root' }),
 });
 
 const Entry = z.object({

@@ -26,13 +26,13 @@ export const READ_BATCH_BUDGET = 2 * 1024 * 1024;
 
 const Request = z.strictObject({
   filePath: z.string().min(1),
-  mode: z.enum(['auto', 'ast', 'text']).optional(),
-  range: z.strictObject({ start: z.number(), end: z.number() }).optional(),
-  lines: z.tuple([z.number(), z.number()]).optional().describe('= range'),
-  maxBytes: z.number().optional(),
-  language: z.string().optional(),
-  selectors: z.array(z.string()).min(1).max(100).optional(),
-  symbols: z.array(z.string().min(1)).min(1).max(100).optional(),
+  mode: z.enum(['auto', 'ast', 'text']).optional().meta({ guide: 'default auto: ast where available unless a window is asked for' }),
+  range: z.strictObject({ start: z.number(), end: z.number() }).optional().meta({ guide: 'text window: zero-based lines [start, end)' }),
+  lines: z.tuple([z.number(), z.number()]).optional().describe('= range').meta({ guide: 'alias of range: [start, end), zero-based' }),
+  maxBytes: z.number().optional().meta({ guide: 'content limit, 1..1048576 (default 1048576)' }),
+  language: z.string().optional().meta({ guide: 'grammar to parse with, when the extension does not say' }),
+  selectors: z.array(z.string()).min(1).max(100).optional().meta({ guide: 'RFC 6901 pointers into a JSON, JSONC, TOML or YAML file' }),
+  symbols: z.array(z.string().min(1)).min(1).max(100).optional().meta({ guide: 'names of definitions to return with their lines' }),
 });
 
 const Result = z.object({
@@ -56,7 +56,7 @@ const Result = z.object({
 });
 type Result = z.infer<typeof Result>;
 
-const Input = z.strictObject({ files: fileList('file_read', Request) });
+const Input = z.strictObject({ files: fileList('file_read', Request).meta({ guide: '1-50 reads' }) });
 const Output = z.object({ files: z.array(Result) });
 
 class Budget {

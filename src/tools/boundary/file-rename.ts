@@ -19,12 +19,12 @@ import { defineTool } from '../tool.js';
 import { withTag } from '../file-identity-fields.js';
 
 const Entry = z.strictObject({
-  destination: z.string().min(1),
+  destination: z.string().min(1).meta({ guide: 'the new path, relative to the root; must not exist' }),
   expectedSha256: Sha256.optional(),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_rename', Entry),
+  files: fileRecord('file_rename', Entry).meta({ guide: '1-50 renames keyed by the current path' }),
 });
 
 const Renamed = z.object({

@@ -20,13 +20,13 @@ import { defineTool } from '../tool.js';
 import { withTag } from '../file-identity-fields.js';
 
 const Entry = z.strictObject({
-  content: z.string(),
+  content: z.string().meta({ guide: 'the complete file content, written byte for byte (UTF-8)' }),
   expectedSha256: Sha256.optional(),
-  chattr: Chattr.optional(),
+  chattr: Chattr.optional().meta({ guide: 'mode (and owner) to give the file' }),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_write', Entry),
+  files: fileRecord('file_write', Entry).meta({ guide: '1-50 files keyed by path, relative to the root' }),
 });
 
 const Written = z.object({

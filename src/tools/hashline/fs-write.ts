@@ -23,10 +23,10 @@ import { defineTool } from '../tool.js';
 import { withSha256 } from '../file-identity-fields.js';
 
 const TargetFile = z.strictObject({
-  path: z.string(),
-  text: z.string(),
+  path: z.string().meta({ guide: 'File to create or overwrite, relative to the root' }),
+  text: z.string().meta({ guide: 'The complete new content (raw text, no `N| ` prefixes)' }),
 });
-const Input = z.strictObject({ targets: z.array(TargetFile).min(1).max(MAX_BATCH_FILES) });
+const Input = z.strictObject({ targets: z.array(TargetFile).min(1).max(MAX_BATCH_FILES).meta({ guide: '1-50 files to write' }) });
 // `results` is optional in the schema only so that an error result ({ error }) validates too.
 const Output = z.object({ results: z.array(WriteResultSchema).optional() });
 
