@@ -1,9 +1,11 @@
-// The JSON Schemas `tools/list` sends, written once: hosts put every tool's input schema into the
+// The JSON Schemas a model is shown (`tools/list`, the AI SDK adapter), written once: hosts put every tool's input schema into the
 // model's context on every turn (and the whole list, output schemas included, crosses the wire), so
 // what zod emits verbosely is dropped here. Nothing a caller may send is dropped: every input field
 // stays, with its type, enum, default and description; the tool's strict zod schema still refuses
 // an unknown key at every level, which the top-level `additionalProperties: false` announces once.
 // A node that is a tuple (`prefixItems`) is left exactly as zod emits it.
+
+import * as z from 'zod';
 
 type Node = Record<string, unknown>;
 
@@ -70,4 +72,10 @@ export function compactOutputSchema(schema: Node, maxDepth: number): Node {
     return node;
   };
   return walk(schema, 0) as Node;
+}
+
+/** The input schema a model is shown for a tool's zod input: its JSON Schema, compacted. */
+export function listedInputSchema(input: z.ZodType): Node {
+  const { $schema: _schema, ...json } = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as Node;
+  return compactInputSchema(json);
 }

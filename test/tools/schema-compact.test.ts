@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as z from 'zod';
-import { compactInputSchema, compactOutputSchema } from '../../src/mcp/schema-compact.js';
+import { compactInputSchema, compactOutputSchema } from '../../src/tools/schema-compact.js';
 
 function json(s: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Record<string, unknown>;
