@@ -12,7 +12,7 @@ const NAVIGATION = ['fs_list', 'fs_outline', 'fs_search', 'fs_references'];
 const LINES: readonly Line[] = [
   {
     needs: [],
-    text: () => 'hashline serves the files under one project root: paths are relative to it (or absolute inside it); outside it, nothing.',
+    text: () => 'Paths are relative to the project root (or absolute inside it); nothing outside it is served.',
   },
   {
     needs: [],
@@ -44,6 +44,13 @@ const LINES: readonly Line[] = [
       const from = ['file_hash', 'file_read'].filter((n) => listed.has(n));
       const source = from.length === 0 ? 'the fresh SHA-256 of the file' : `the fresh SHA-256 from ${from.join(' or ')}`;
       return `file_* changes need expectedSha256, ${source}; a batch of 1-50 files is all or none.`;
+    },
+  },
+  {
+    needs: [],
+    text: (listed) => {
+      const names = [...listed];
+      return names.some((n) => n.startsWith('fs_')) && names.some((n) => n.startsWith('file_')) ? 'fs_* results carry the file\'s sha256, file_* results its tag: pass either on, no hashing call.' : '';
     },
   },
 ];

@@ -7,7 +7,7 @@
 
 import * as z from 'zod';
 import type { ToolDefinition } from '../tools/tool.js';
-import { compactInputSchema, compactOutputSchema } from './schema-compact.js';
+import { compactOutputSchema, listedInputSchema } from '../tools/schema-compact.js';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
 
@@ -67,7 +67,7 @@ export function toolListing(tool: ToolDefinition): ToolListing {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: compactInputSchema(jsonSchema(tool.input, 'input')) as { type: 'object' },
+    inputSchema: listedInputSchema(tool.input) as { type: 'object' },
     outputSchema: outputSchemaFor(tool) as { type: 'object' },
     // the title is said once, at the top (annotations.title is its older place)
     annotations: { ...tool.annotations },

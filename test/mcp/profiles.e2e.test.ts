@@ -26,7 +26,7 @@ const EXPECTED: Record<string, readonly string[]> = {
   boundary: FILE,
 };
 
-/** The tool names an instruction text mentions (`file_*` stands for a file_ tool). */
+/** The tool names an instruction text mentions (`file_*` stands for a file_ tool, `fs_*` for an fs_ tool). */
 function mentioned(text: string): string[] {
   return [...text.matchAll(/\b(?:fs|file)_(?:[a-z_]+|\*)/g)].map((m) => m[0]);
 }
@@ -45,7 +45,7 @@ for (const [profile, expected] of Object.entries(EXPECTED)) {
     const { names, instructions } = await listing(['--tools', profile]);
     assert.deepEqual(new Set(names), new Set(expected));
     for (const m of mentioned(instructions)) {
-      if (m === 'file_*') assert.ok(names.some((n) => n.startsWith('file_')), `${profile}: file_* without a file_ tool`);
+      if (m.endsWith('_*')) assert.ok(names.some((n) => n.startsWith(m.slice(0, -1))), `${profile}: ${m} without such a tool`);
       else assert.ok(names.includes(m), `${profile}: the instructions name ${m}, which is not listed`);
     }
     assert.match(instructions, /project root/);

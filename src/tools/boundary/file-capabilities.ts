@@ -57,7 +57,7 @@ const Configuration = z.object({
 });
 
 const Input = z.strictObject({
-  filePaths: fileList('file_capabilities', z.string().min(1)),
+  filePaths: fileList('file_capabilities', z.string().min(1)).meta({ guide: '1-50 paths, relative to the root' }),
 });
 const Grammars = z.object({
   installed: z.array(z.string()),

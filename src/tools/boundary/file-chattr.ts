@@ -13,18 +13,26 @@ import { Chattr, Sha256 } from './boundary-schemas.js';
 import { batchStepDelay } from '../batch-seam.js';
 import { checkChattr } from './chattr-policy.js';
 import { defineTool } from '../tool.js';
+import { withTag } from '../file-identity-fields.js';
 
 const Entry = z.strictObject({
-  chattr: Chattr,
+  chattr: Chattr.meta({ guide: 'the mode and/or owner to give the file' }),
   expectedSha256: Sha256.optional(),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_chattr', Entry),
+  files: fileRecord('file_chattr', Entry).meta({ guide: '1-50 files keyed by path, relative to the root' }),
 });
 
 const Attributes = z.object({ chmod: z.number(), chown: z.object({ uid: z.number(), gid: z.number() }) });
-const Changed = z.object({ filePath: z.string(), sha256: z.string(), chattr: Attributes, previous: Attributes });
+const Changed = z.object({
+  filePath: z.string(),
+  sha256: z.string(),
+  /** The 4-hex tag of the same bytes (fs_edit's file_hash), when the file still holds them. */
+  tag: z.string().optional(),
+  chattr: Attributes,
+  previous: Attributes,
+});
 const Output = z.object({ files: z.array(Changed) });
 
 const shown = (a: { mode: number; uid: number; gid: number }) => ({ chmod: a.mode, chown: { uid: a.uid, gid: a.gid } });
@@ -69,6 +77,6 @@ export const fileChattrTool = defineTool({
       chattr: shown(o.attributes!.after),
       previous: shown(o.attributes!.before),
     }));
-    return { structured: { files }, text: '' };
+    return { structured: { files: await withTag(engine, files, call.signal) }, text: '' };
   },
 });

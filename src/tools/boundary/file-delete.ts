@@ -26,11 +26,11 @@ import { defineTool } from '../tool.js';
 
 const Entry = z.strictObject({
   expectedSha256: Sha256.optional(),
-  forceReferences: z.boolean().optional(),
+  forceReferences: z.boolean().optional().meta({ guide: 'delete even when other files import this one, or when that cannot be proven either way' }),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_delete', Entry),
+  files: fileRecord('file_delete', Entry).meta({ guide: '1-50 files keyed by path, relative to the root' }),
 });
 
 const ImporterShape = z.object({ filePath: z.string(), line: z.number() });

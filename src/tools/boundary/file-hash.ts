@@ -7,14 +7,17 @@ import { sha256File } from '../../io/read/sha256-file.js';
 import { fileList } from './boundary-batch.js';
 import { FileError } from './boundary-schemas.js';
 import { defineTool } from '../tool.js';
+import { withTag } from '../file-identity-fields.js';
 
 const Input = z.strictObject({
-  filePaths: fileList('file_hash', z.string().min(1)),
+  filePaths: fileList('file_hash', z.string().min(1)).meta({ guide: '1-50 file paths, relative to the root' }),
 });
 
 const Entry = z.object({
   filePath: z.string(),
   sha256: z.string().optional(),
+  /** The 4-hex tag of the same bytes (fs_edit's file_hash), when the file still holds them. */
+  tag: z.string().optional(),
   size: z.number().optional(),
   error: FileError.optional(),
 });
@@ -54,6 +57,6 @@ export const fileHashTool = defineTool({
       }
       call.progress({ progress: ++done, total: args.filePaths.length });
     }
-    return { structured: { files }, text: '' };
+    return { structured: { files: await withTag(engine, files, call.signal) }, text: '' };
   },
 });

@@ -12,32 +12,33 @@ import { Chattr, Sha256 } from './boundary-schemas.js';
 import { runPatchBatch, type PatchSeams } from './patch/patch-batch.js';
 import { PatchFileResult } from './patch/patch-results.js';
 import { defineTool, type ToolDefinition } from '../tool.js';
+import { withTag } from '../file-identity-fields.js';
 
 const AstRule = z.strictObject({
-  pattern: z.string().min(1),
-  fix: z.string(),
-  expectedMatches: z.number().int().min(1).max(100_000).optional(),
+  pattern: z.string().min(1).meta({ guide: 'ast-grep pattern with $NAME / $$$ metavariables, matching exactly one node' }),
+  fix: z.string().meta({ guide: 'the replacement; metavariables of the pattern are substituted' }),
+  expectedMatches: z.number().int().min(1).max(100_000).optional().meta({ guide: 'how many nodes the pattern must match (default 1; a rule rewrites one node)' }),
 });
 
 const AiderBlock = z.strictObject({
-  search: z.string().describe('empty appends'),
-  replace: z.string(),
+  search: z.string().describe('empty appends').meta({ guide: 'the text to replace, quoted from the file (whole lines are best); empty: append `replace` at the end' }),
+  replace: z.string().meta({ guide: 'the new text, inserted literally' }),
 });
 
 
 const Entry = z.strictObject({
-  patchStrategy: z.enum(PATCH_STRATEGIES).optional(),
+  patchStrategy: z.enum(PATCH_STRATEGIES).optional().meta({ guide: '"ast" (astRules) or "aider_block" (aiderBlocks); required unless previewReceipt is given' }),
   astRules: z.array(AstRule).max(50).optional(),
   aiderBlocks: z.array(AiderBlock).max(50).optional(),
   expectedSha256: Sha256.optional(),
   chattr: Chattr.optional(),
-  preview: z.boolean().optional(),
-  previewReceipt: z.string().min(1).max(128).optional(),
-  sql: SqlSelectionSchema.optional(),
+  preview: z.boolean().optional().meta({ guide: 'compute the change and return its diff and a previewReceipt; nothing is written' }),
+  previewReceipt: z.string().min(1).max(128).optional().meta({ guide: 'commit exactly what this preview showed (no strategy or operations then)' }),
+  sql: SqlSelectionSchema.optional().meta({ guide: 'SQL validation of the candidate: policy skip | advisory | required, dialect, version, variant' }),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_patch', Entry),
+  files: fileRecord('file_patch', Entry).meta({ guide: '1-50 files keyed by path, relative to the root' }),
 });
 
 const Output = z.object({ files: z.array(PatchFileResult) });
@@ -62,7 +63,8 @@ export const filePatchTool = defineTool({
   output: Output,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(engine, args, call) {
-    return { structured: await runPatchBatch(engine, args.files, call), text: '' };
+    const out = await runPatchBatch(engine, args.files, call);
+    return { structured: { files: await withTag(engine, out.files, call.signal) }, text: '' };
   },
 });
 
@@ -71,7 +73,8 @@ export function filePatchToolWith(seams: PatchSeams): ToolDefinition {
   const tool: typeof filePatchTool = {
     ...filePatchTool,
     async run(engine, args, call) {
-      return { structured: await runPatchBatch(engine, args.files, call, seams), text: '' };
+      const out = await runPatchBatch(engine, args.files, call, seams);
+      return { structured: { files: await withTag(engine, out.files, call.signal) }, text: '' };
     },
   };
   return tool as unknown as ToolDefinition;

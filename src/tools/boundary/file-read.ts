@@ -21,6 +21,7 @@ import { effectiveMethods, intrinsicMethods } from '../../core/capabilities.js';
 import type { Engine } from '../engine.js';
 import { defineTool } from '../tool.js';
 import { numberPair } from '../schema-forms.js';
+import { withTag } from '../file-identity-fields.js';
 
 /**
  * What the contents of one batch may cost in the reply (the text block repeats them, escaped again):
@@ -30,19 +31,21 @@ export const READ_BATCH_BUDGET = 6 * 1024 * 1024;
 
 const Request = z.strictObject({
   filePath: z.string().min(1),
-  mode: z.enum(['auto', 'ast', 'text']).optional(),
-  range: z.strictObject({ start: z.number(), end: z.number() }).optional(),
-  lines: numberPair().optional().describe('= range'),
-  maxBytes: z.number().optional(),
-  byteOffset: z.number().optional(),
-  language: z.string().optional(),
-  selectors: z.array(z.string()).min(1).max(100).optional(),
-  symbols: z.array(z.string().min(1)).min(1).max(100).optional(),
+  mode: z.enum(['auto', 'ast', 'text']).optional().meta({ guide: 'default auto: ast where available unless a window is asked for' }),
+  range: z.strictObject({ start: z.number(), end: z.number() }).optional().meta({ guide: 'text window: zero-based lines [start, end)' }),
+  lines: numberPair().optional().describe('= range').meta({ guide: 'alias of range: [start, end), zero-based' }),
+  maxBytes: z.number().optional().meta({ guide: 'content limit, 1..1048576 (default 1048576)' }),
+  byteOffset: z.number().optional().meta({ guide: 'with a window: bytes of its first line to skip (the rest of a cut line; see the note)' }),
+  language: z.string().optional().meta({ guide: 'grammar to parse with, when the extension does not say' }),
+  selectors: z.array(z.string()).min(1).max(100).optional().meta({ guide: 'RFC 6901 pointers into a JSON, JSONC, TOML or YAML file' }),
+  symbols: z.array(z.string().min(1)).min(1).max(100).optional().meta({ guide: 'names of definitions to return with their lines' }),
 });
 
 const Result = z.object({
   filePath: z.string(),
   sha256: z.string().optional(),
+  /** The 4-hex tag of the same bytes (fs_edit's file_hash), when the file still holds them. */
+  tag: z.string().optional(),
   size: z.number().optional(),
   requestedMode: z.string().optional(),
   resolvedMode: z.string().optional(),
@@ -61,7 +64,7 @@ const Result = z.object({
 });
 type Result = z.infer<typeof Result>;
 
-const Input = z.strictObject({ files: fileList('file_read', Request) });
+const Input = z.strictObject({ files: fileList('file_read', Request).meta({ guide: '1-50 reads' }) });
 const Output = z.object({ files: z.array(Result) });
 
 class Budget {
@@ -208,6 +211,6 @@ export const fileReadTool = defineTool({
       }
       call.progress({ progress: files.length, total: args.files.length });
     }
-    return { structured: { files }, text: '' };
+    return { structured: { files: await withTag(engine, files, call.signal) }, text: '' };
   },
 });

@@ -16,20 +16,23 @@ import { Sha256 } from './boundary-schemas.js';
 import { batchStepDelay } from '../batch-seam.js';
 import { recordRename } from '../record-change.js';
 import { defineTool } from '../tool.js';
+import { withTag } from '../file-identity-fields.js';
 
 const Entry = z.strictObject({
-  destination: z.string().min(1),
+  destination: z.string().min(1).meta({ guide: 'the new path, relative to the root; must not exist' }),
   expectedSha256: Sha256.optional(),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_rename', Entry),
+  files: fileRecord('file_rename', Entry).meta({ guide: '1-50 renames keyed by the current path' }),
 });
 
 const Renamed = z.object({
   filePath: z.string(),
   destination: z.string(),
   sha256: z.string(),
+  /** The 4-hex tag of the same bytes at the destination (fs_edit's file_hash), when the file still holds them. */
+  tag: z.string().optional(),
   createdDirectories: z.array(z.string()).describe('parent directories made for the destination, outermost first'),
 });
 const Output = z.object({ files: z.array(Renamed) });
@@ -78,6 +81,6 @@ export const fileRenameTool = defineTool({
       recordRename(engine, c.from.real, c.to.real);
       return { filePath: o.path, destination: o.destination ?? c.to.display, sha256: o.sha256Before!, createdDirectories: o.madeDirs ?? [] };
     });
-    return { structured: { files }, text: '' };
+    return { structured: { files: await withTag(engine, files, call.signal, (f) => f.destination) }, text: '' };
   },
 });

@@ -20,20 +20,23 @@ import { formatForCommit } from './format-commit.js';
 import type { Engine } from '../engine.js';
 import { keepBeforeBytes, recordChange } from '../record-change.js';
 import { defineTool } from '../tool.js';
+import { withTag } from '../file-identity-fields.js';
 
 const Entry = z.strictObject({
-  content: z.string(),
+  content: z.string().meta({ guide: 'the complete file content, written byte for byte (UTF-8)' }),
   expectedSha256: Sha256.optional(),
-  chattr: Chattr.optional(),
+  chattr: Chattr.optional().meta({ guide: 'mode (and owner) to give the file' }),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_write', Entry),
+  files: fileRecord('file_write', Entry).meta({ guide: '1-50 files keyed by path, relative to the root' }),
 });
 
 const Written = z.object({
   filePath: z.string(),
   sha256: z.string(),
+  /** The 4-hex tag of the same bytes (fs_edit's file_hash), when the file still holds them. */
+  tag: z.string().optional(),
   size: z.number(),
   created: z.boolean(),
   previousSha256: z.string().optional(),
@@ -104,6 +107,6 @@ export const fileWriteTool = defineTool({
         ...(formatters[i] === undefined ? {} : { formatter: formatters[i] }),
       };
     });
-    return { structured: { files }, text: '' };
+    return { structured: { files: await withTag(engine, files, call.signal) }, text: '' };
   },
 });

@@ -33,14 +33,14 @@ const LISTING_BUDGET = 3 * 1024 * 1024;
 const RESULT_OVERHEAD = 128;
 
 const Op = z.strictObject({
-  pat: z.string(),
-  out: z.string(),
+  pat: z.string().meta({ guide: 'ast-grep pattern: code of the file\'s language, $NAME for one node, $$$NAME for zero or more' }),
+  out: z.string().meta({ guide: 'replacement template; $NAME and $$$NAME insert what the pattern captured' }),
 });
 
 const Input = z.strictObject({
-  ops: z.array(Op),
-  paths: z.array(z.string()).describe('! excludes'),
-  max_files: z.number().int().min(1).max(100_000).optional(),
+  ops: z.array(Op).meta({ guide: 'rewrites applied in order to each file' }),
+  paths: z.array(z.string()).describe('! excludes').meta({ guide: 'files, directories (recursive) or globs such as src/**/*.ts; a leading ! excludes' }),
+  max_files: z.number().int().min(1).max(100_000).optional().meta({ guide: `most files considered (default ${DEFAULT_MAX_FILES})` }),
 });
 
 const Output = z.object({

@@ -33,19 +33,20 @@ import { warmAfterWrite } from '../../lang/parse/warm-after-write.js';
 import type { Engine } from '../engine.js';
 import { EditResultSchema, type EditResult } from './hashline-results.js';
 import { defineTool, PROCESS_SESSION_ID } from '../tool.js';
+import { withSha256 } from '../file-identity-fields.js';
 
 const Target = z.strictObject({
-  path: z.string(),
-  file_hash: z.string(),
-  ops: z.string(),
+  path: z.string().meta({ guide: 'file to edit, relative to the project root' }),
+  file_hash: z.string().meta({ guide: 'the 4-hex tag of your latest read/write/edit of this file: the TAG of its ¶path#TAG header' }),
+  ops: z.string().meta({ guide: 'edit operations in the hashline DSL, one per line (see the tool description)' }),
 });
 
 const Input = z.strictObject({
-  targets: z.array(Target).min(1).max(MAX_BATCH_FILES),
+  targets: z.array(Target).min(1).max(MAX_BATCH_FILES).meta({ guide: 'files to edit, applied in this order' }),
   reply: z
     .enum(['diff', 'compact'])
     .optional()
-    .describe('compact: no diff'),
+    .describe('compact: no diff').meta({ guide: '"compact": an edit applied as sent answers `#TAG changed lines A-B (+N -M)` (its new tag and the changed lines of the new file; with several targets `¶path#TAG …`) instead of the diff; a merged stale edit still shows its diff' }),
 });
 
 const Output = z.object({
@@ -300,11 +301,11 @@ export const fsEditTool = defineTool({
         return {
           isError: true,
           text: msg.editBatchError(cause, applied.map((r) => r.header), skipped),
-          structured: { failed_path: target.path, cause, code: err.code, applied: applied.map(plain), skipped },
+          structured: { failed_path: target.path, cause, code: err.code, applied: await withSha256(engine, applied.map(plain), call.signal), skipped },
         };
       }
     }
     const compactOne = args.reply === 'compact' && applied.length === 1;
-    return { structured: { results: applied.map(plain) }, text: applied.map((r) => render(r, compactOne)).join('\n\n') };
+    return { structured: { results: await withSha256(engine, applied.map(plain), call.signal) }, text: applied.map((r) => render(r, compactOne)).join('\n\n') };
   },
 });

@@ -28,17 +28,18 @@ import { noteStructuralRead } from '../../lang/parse/warm-after-write.js';
 import type { Engine } from '../engine.js';
 import { ReadResultSchema, type ReadResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
+import { withSha256 } from '../file-identity-fields.js';
 
 const Target = z.strictObject({
-  path: z.string(),
-  line: z.number().int().optional(),
-  line_range: z.string().optional().describe('e.g. "2-5,40-60"'),
-  symbol: z.string().optional(),
-  full: z.boolean().optional().describe('no elision'),
+  path: z.string().meta({ guide: 'File or directory, relative to the root (or absolute inside it)' }),
+  line: z.number().int().optional().meta({ guide: 'Read the syntactic block that starts on this 1-based line' }),
+  line_range: z.string().optional().describe('e.g. "2-5,40-60"').meta({ guide: 'Exact 1-based inclusive lines, e.g. "10-20" or "2-5,40-60"' }),
+  symbol: z.string().optional().meta({ guide: 'Read the definition with this name; with a directory, search the tree' }),
+  full: z.boolean().optional().describe('no elision').meta({ guide: 'With `symbol` or `line`: show the block whole, however long (default: blocks over 24 lines are elided)' }),
 });
 type TargetArgs = z.infer<typeof Target>;
 
-const Input = z.strictObject({ targets: z.array(Target).min(1) });
+const Input = z.strictObject({ targets: z.array(Target).min(1).meta({ guide: 'What to read; each target gets its own result(s)' }) });
 // `results` is optional in the schema only so that an error result ({ error }) validates too.
 const Output = z.object({ results: z.array(ReadResultSchema).optional() });
 
@@ -210,6 +211,6 @@ export const fsReadTool = defineTool({
       call.progress({ progress: ++done, total: args.targets.length });
     }
     const text = results.map((r) => (r.content !== '' ? r.content : '') + (r.warnings ? `${r.content !== '' ? '\n' : ''}[warning] ${r.path}: ${r.warnings}` : '')).join('\n\n');
-    return { structured: { results }, text };
+    return { structured: { results: await withSha256(engine, results, call.signal) }, text };
   },
 });

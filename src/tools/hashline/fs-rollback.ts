@@ -17,8 +17,8 @@ import { RollbackResultSchema, type RollbackResult } from './hashline-results.js
 import { defineTool } from '../tool.js';
 
 const Input = z.strictObject({
-  path: z.string(),
-  hash: z.string().optional(),
+  path: z.string().meta({ guide: 'file to restore, relative to the project root' }),
+  hash: z.string().optional().meta({ guide: 'the 4-hex tag of the version to restore; "" or omitted restores the version before the current one' }),
 });
 
 const GUARD_CODES: readonly ErrorCode[] = ['invalid_path', 'path_outside_root', 'path_blocked', 'path_conflict', 'symlink_escape', 'link_swapped'];
@@ -28,7 +28,7 @@ export const fsRollbackTool = defineTool({
   family: 'hashline',
   title: 'Restore a version',
   description: [
-    'Restores an earlier version of a file (last 10 of 50 files): `hash` an earlier TAG, "" the version before. The reply\'s replaced_hash undoes it.',
+    'Restores an earlier version of a file (last 10 of 50 files): `hash` an earlier TAG, "" the version before.',
     'Example: {"path":"a.ts","hash":"1A2B"}',
     'An error lists the known versions: pick one, or re-read.',
   ].join('\n'),

@@ -22,13 +22,14 @@ import { MAX_BATCH_FILES } from '../../core/config/config.js';
 import type { Engine } from '../engine.js';
 import { WriteResultSchema, type WriteResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
+import { withSha256 } from '../file-identity-fields.js';
 
 const TargetFile = z.strictObject({
-  path: z.string(),
-  text: z.string(),
-  file_hash: z.string().optional(),
+  path: z.string().meta({ guide: 'File to create or overwrite, relative to the root' }),
+  text: z.string().meta({ guide: 'The complete new content (raw text, no `N| ` prefixes)' }),
+  file_hash: z.string().optional().meta({ guide: 'the 4-hex TAG or the SHA-256 of the file as you last saw it: refused if it changed since' }),
 });
-const Input = z.strictObject({ targets: z.array(TargetFile).min(1).max(MAX_BATCH_FILES) });
+const Input = z.strictObject({ targets: z.array(TargetFile).min(1).max(MAX_BATCH_FILES).meta({ guide: '1-50 files to write' }) });
 // `results` is optional in the schema only so that an error result ({ error }) validates too.
 const Output = z.object({ results: z.array(WriteResultSchema).optional() });
 
@@ -136,6 +137,6 @@ export const fsWriteTool = defineTool({
     }
     const text = results.map((r) => (r.header || r.path) + (r.warnings ? `\n[warning] ${r.warnings}` : '')).join('\n');
     // every file refused: the call is an error (its results still say why, file by file)
-    return { structured: { results }, text, ...(results.every((r) => r.file_hash === '') ? { isError: true } : {}) };
+    return { structured: { results: await withSha256(engine, results, call.signal) }, text, ...(results.every((r) => r.file_hash === '') ? { isError: true } : {}) };
   },
 });

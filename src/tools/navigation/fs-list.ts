@@ -16,11 +16,11 @@ const DEFAULT_DEPTH = 2;
 const GLOB_DEPTH = 20;
 
 const Input = z.strictObject({
-  path: z.string().default('.'),
-  depth: z.number().int().min(1).max(64).optional(),
-  glob: z.string().optional(),
-  include_ignored: z.boolean().default(false),
-  max_entries: z.number().int().min(1).max(5000).default(500),
+  path: z.string().default('.').meta({ guide: 'directory (or file) to list, relative to the root' }),
+  depth: z.number().int().min(1).max(64).optional().meta({ guide: 'levels to list (default 2; 20 with a glob)' }),
+  glob: z.string().optional().meta({ guide: 'keep files whose path (relative to `path`) matches, e.g. "*.ts" or "src/**/*.test.ts"' }),
+  include_ignored: z.boolean().default(false).meta({ guide: 'also list what .gitignore excludes (.git and node_modules stay hidden)' }),
+  max_entries: z.number().int().min(1).max(5000).default(500).meta({ guide: 'entries shown at most' }),
 });
 
 const Entry = z.object({
@@ -31,6 +31,8 @@ const Entry = z.object({
   size: z.number().int().optional(),
   lines: z.number().int().optional(),
   binary: z.boolean().optional(),
+  /** A file read for its line count: the SHA-256 of its bytes (the file_* tools' expectedSha256). */
+  sha256: z.string().optional(),
   entries: z.number().int().optional(),
   target: z.string().optional(),
   target_type: z.enum(['dir', 'file', 'missing', 'other', 'outside']).optional(),

@@ -24,8 +24,8 @@ import type { Engine } from '../engine.js';
 import { defineTool } from '../tool.js';
 
 const Input = z.strictObject({
-  targets: z.array(z.strictObject({ path: z.string() })).min(1).max(MAX_BATCH_FILES),
-  max_results: z.number().int().min(1).max(5000).default(200),
+  targets: z.array(z.strictObject({ path: z.string().meta({ guide: 'file or directory, relative to the root' }) })).min(1).max(MAX_BATCH_FILES),
+  max_results: z.number().int().min(1).max(5000).default(200).meta({ guide: 'symbols shown at most, over all targets' }),
 });
 
 const SymbolSchema = z.object({ kind: z.string(), name: z.string(), start: z.number().int(), end: z.number().int(), depth: z.number().int() });

@@ -25,10 +25,10 @@ import { defineTool } from '../tool.js';
 const IDENTIFIER = /^[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*$/u;
 
 const Input = z.strictObject({
-  name: z.string(),
-  path: z.string().default('.'),
-  kind: z.enum(['call', 'import', 'any']).default('any'),
-  max_results: z.number().int().min(1).max(2000).default(200),
+  name: z.string().meta({ guide: 'the identifier, exactly as written in the code (no dots)' }),
+  path: z.string().default('.').meta({ guide: 'directory or file to search, relative to the root' }),
+  kind: z.enum(['call', 'import', 'any']).default('any').meta({ guide: 'call: call sites only; import: imports only; any: every use, definitions included' }),
+  max_results: z.number().int().min(1).max(2000).default(200).meta({ guide: 'references shown at most' }),
 });
 
 const Output = z.object({

@@ -27,13 +27,13 @@ import { defineTool } from '../tool.js';
 const SLICE_MS = 8;
 
 const Input = z.strictObject({
-  pattern: z.string(),
-  regex: z.boolean().default(false),
-  case_sensitive: z.boolean().optional(),
-  path: z.string().default('.'),
-  glob: z.string().optional(),
-  context: z.number().int().min(0).max(20).default(2),
-  max_results: z.number().int().min(1).max(2000).default(100),
+  pattern: z.string().meta({ guide: 'text to find; with `regex: true`, a JavaScript regular expression' }),
+  regex: z.boolean().default(false).meta({ guide: 'treat `pattern` as a regular expression (JavaScript RegExp syntax, multi-line: ^ and $ match at lines)' }),
+  case_sensitive: z.boolean().optional().meta({ guide: 'default: sensitive iff the pattern has an upper-case letter' }),
+  path: z.string().default('.').meta({ guide: 'directory or file to search, relative to the root' }),
+  glob: z.string().optional().meta({ guide: 'only files whose path (relative to `path`) matches, e.g. "*.ts" or "src/**/*.py"' }),
+  context: z.number().int().min(0).max(20).default(2).meta({ guide: 'lines shown before and after each hit' }),
+  max_results: z.number().int().min(1).max(2000).default(100).meta({ guide: 'matching lines shown at most' }),
 });
 
 const Output = z.object({

@@ -2,6 +2,7 @@
 // endings, BOM, mode), history, wire errors, EditBatchError, stale tags and block ops.
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -42,6 +43,7 @@ test('fs_edit: a fresh tag applies; the result has the new tag, first changed li
   assert.deepEqual(r, {
     path: 'src/a.ts',
     file_hash: computeTag(after),
+    sha256: createHash('sha256').update(after).digest('hex'),
     header: formatHeader('src/a.ts', computeTag(after)),
     warnings: [],
     first_changed_line: 2,

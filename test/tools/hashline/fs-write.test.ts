@@ -3,12 +3,12 @@
 // with nothing written is an error, shebang +x, the batch-aborting conflict.
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { isHashlineError } from '../../../src/core/errors/errors.js';
 import { generatedRefusal } from '../../../src/core/generated.js';
-import { createHash } from 'node:crypto';
 import { AUTO_STRIPPED, MADE_EXECUTABLE, emptyText, writeDenied, writeStale } from '../../../src/core/messages/write.js';
 import { computeTag } from '../../../src/core/text/tag.js';
 import type { Engine } from '../../../src/tools/engine.js';
@@ -34,7 +34,7 @@ test('a new file is written LF without BOM and recorded', async () => {
     const engine = await engineFor(sb.root);
     const [r] = await write(engine, { path: 'n.txt', text: '\ufeffa\r\nb\r\n' });
     const tag = computeTag('a\nb\n');
-    assert.deepEqual(r, { path: 'n.txt', file_hash: tag, header: `¶n.txt#${tag}` });
+    assert.deepEqual(r, { path: 'n.txt', file_hash: tag, sha256: createHash('sha256').update('a\nb\n').digest('hex'), header: `¶n.txt#${tag}` });
     assert.equal(await fsp.readFile(path.join(sb.root, 'n.txt'), 'utf8'), 'a\nb\n');
     assert.equal(engine.history.head(path.join(sb.root, 'n.txt'))?.text, 'a\nb\n');
   } finally {

@@ -1,9 +1,11 @@
-// The JSON Schemas `tools/list` sends, written once: hosts put every tool's input schema into the
+// The JSON Schemas a model is shown (`tools/list`, the AI SDK adapter), written once: hosts put every tool's input schema into the
 // model's context on every turn (and the whole list, output schemas included, crosses the wire), so
 // what zod emits verbosely is dropped here. Nothing a caller may send is dropped: every input field
 // stays, with its type, enum, default and description; the tool's strict zod schema still refuses
 // an unknown key at every level, which the top-level `additionalProperties: false` announces once.
 // A node that is a tuple (`prefixItems`) is left exactly as zod emits it.
+
+import * as z from 'zod';
 
 type Node = Record<string, unknown>;
 
@@ -32,11 +34,17 @@ const INPUT_LIMITS = ['minimum', 'maximum', 'minLength', 'maxLength', 'pattern',
  */
 export function compactInputSchema(schema: Node): Node {
   const walk = (s: unknown, depth: number): unknown => {
-    if (!isNode(s) || 'prefixItems' in s) return s;
+    if (!isNode(s)) return s;
+    if ('prefixItems' in s) {
+      const { guide: _guide, ...tuple } = s;
+      return tuple;
+    }
     const node = mapChildren(s, walk, depth);
     if (depth > 0 && node.additionalProperties === false) delete node.additionalProperties;
     if (isNode(node.propertyNames) && node.propertyNames.type === 'string') delete node.propertyNames;
     for (const k of INPUT_LIMITS) delete node[k];
+    // a field's long form (`.meta({ guide })`) is for docs/tools pages only
+    delete node.guide;
     return node;
   };
   return walk(schema, 0) as Node;
@@ -64,4 +72,10 @@ export function compactOutputSchema(schema: Node, maxDepth: number): Node {
     return node;
   };
   return walk(schema, 0) as Node;
+}
+
+/** The input schema a model is shown for a tool's zod input: its JSON Schema, compacted. */
+export function listedInputSchema(input: z.ZodType): Node {
+  const { $schema: _schema, ...json } = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as Node;
+  return compactInputSchema(json);
 }
