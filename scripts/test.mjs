@@ -20,7 +20,10 @@ const BIN = path.join(REPO, 'bin/hashline.mjs');
 
 /** Files known to take longest, started first when no earlier run's durations are at hand. */
 const SLOW_FIRST = [
+  'test/stress/stress-kill-short.test.ts',
   'test/stress/stress-short.test.ts',
+  'test/stress/stress-server-short.test.ts',
+  'test/mcp/stdio-e2e.test.ts',
   'test/http/tar/tar-extract-members.test.ts',
   'test/core/merge/merge-properties.test.ts',
   'test/cli/commands.e2e.test.ts',
