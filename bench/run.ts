@@ -11,6 +11,7 @@ import { build, createContext, log } from './lib/context.js';
 import { machine, textTable, updateDoc, writeJson, writeMarkdown } from './lib/report.js';
 import type { BenchOptions, Row, Workload } from './lib/types.js';
 import { astRewrite } from './workloads/ast-rewrite.js';
+import { astmcp } from './workloads/astmcp.js';
 import { coldStart } from './workloads/cold-start.js';
 import { edit } from './workloads/edit.js';
 import { fileReadWindow } from './workloads/file-read-window.js';
@@ -23,7 +24,7 @@ import { sha256 } from './workloads/sha256.js';
 import { symbolEdit } from './workloads/symbol-edit.js';
 import { symbolLookup } from './workloads/symbol-lookup.js';
 
-const WORKLOADS: Workload[] = [coldStart, sha256, fileReadWindow, readWhole, symbolEdit, symbolLookup, search, searchTokens, edit, patch, astRewrite, http];
+const WORKLOADS: Workload[] = [coldStart, sha256, fileReadWindow, readWhole, symbolEdit, symbolLookup, search, searchTokens, edit, patch, astRewrite, http, astmcp];
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 

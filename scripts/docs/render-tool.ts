@@ -140,6 +140,7 @@ export async function renderToolPage(tool: ToolDefinition, all: readonly ToolDef
     '',
     ...tool.description.split('\n').map((l) => `> ${l}`),
     '',
+    ...(tool.guide === undefined ? [] : ['## Usage', '', ...tool.guide.split('\n').flatMap((l) => [l, ''])]),
     '## Input',
     '',
     '| field | type | required | description |',

@@ -6,9 +6,10 @@
 import { createMcpServer } from '../mcp/server.js';
 import { RootsBinding } from '../mcp/roots.js';
 import { LimitedStdioTransport } from '../mcp/stdio-transport.js';
+import { ConfigSource, locateConfig } from '../io/guard/config-file.js';
 import { createEngine, type Engine } from '../tools/engine.js';
 import { selectLazyTools } from '../tools/tool-loaders.js';
-import { ENGINE_FLAGS, engineConfigFor, noRootError, parseFlags, unsafeDefaultRoot } from './options.js';
+import { clientRootRefused, ENGINE_FLAGS, engineConfigFor, noRootError, noSafeClientRoot, parseFlags, unsafeDefaultRoot, unsafeRoot } from './options.js';
 
 const toolFlag = (raw: unknown) =>
   raw === undefined ? undefined : (raw as string[]).flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== '');
@@ -19,9 +20,12 @@ export async function mcpCommand(argv: string[]): Promise<void> {
   const { values } = parseFlags('mcp', argv, ENGINE_FLAGS);
   const given = values.root as string | undefined;
   const built: Engine[] = [];
+  // Without --config or HASHLINE_CONFIG, each root's own hashline.toml governs its own paths.
+  const explicitConfig = values.config !== undefined || (process.env.HASHLINE_CONFIG ?? '') !== '';
   const build = async (roots: string[]) => {
     const { config, configSource } = engineConfigFor(values, roots);
-    const engine = await createEngine(config, { configSource });
+    const rootConfig = explicitConfig ? undefined : (root: string) => ConfigSource.open(locateConfig(undefined, root, {}));
+    const engine = await createEngine(config, { configSource, ...(rootConfig ? { rootConfig } : {}) });
     built.push(engine);
     return engine;
   };
@@ -34,10 +38,19 @@ export async function mcpCommand(argv: string[]): Promise<void> {
   } else {
     // The tools are listed before the roots are known: --tools, or `tools` of a configuration file
     // named by --config or HASHLINE_CONFIG (a hashline.toml found at a root later is not read for them).
-    const explicitConfig = values.config !== undefined || (process.env.HASHLINE_CONFIG ?? '') !== '';
     const tools = selectLazyTools(explicitConfig ? engineConfigFor(values, [process.cwd()]).config.tools : toolFlag(values.tools));
     const why = unsafeDefaultRoot();
-    const binding = new RootsBinding({ build, cwd: process.cwd(), refuseCwd: why === null ? null : noRootError(why), log });
+    const binding = new RootsBinding({
+      build,
+      cwd: process.cwd(),
+      refuseCwd: why === null ? null : noRootError(why),
+      refuseRoot: (dir) => {
+        const unsafe = unsafeRoot(dir);
+        return unsafe === null ? null : clientRootRefused(unsafe);
+      },
+      noSafeRoot: noSafeClientRoot,
+      log,
+    });
     server = createMcpServer(() => binding.engine(), tools);
     binding.attach(server);
     log(`MCP on stdio, ${tools.length} tools; the root comes from the client's MCP roots (or --root)`);

@@ -71,21 +71,26 @@ export function registerStressTests(plan: StressPlan, parts: readonly StressPart
   }
 
   if (part('kill-trials')) {
-    let kill: Awaited<ReturnType<typeof killTrials>> | undefined;
-    test(`${plan.killTrials} kill -9 trials during writes, edits, rollbacks, rewrites and tar extraction: no torn file ${tag}`, async (t) => {
-      kill = await killTrials(plan);
-      printFigures('kill-trials', kill as unknown as Record<string, unknown>);
-      assert.deepEqual(kill.notBuilt, [], 'modes whose part of hashline is missing');
-      assert.equal(kill.trials, plan.killTrials);
-      assert.deepEqual(Object.entries(kill.tornByMode), [], `torn or half-written files: ${kill.tornSamples.join(', ')}`);
-      assert.equal(kill.unexpected, 0, `unexpected files: ${kill.unexpectedSamples.join(', ')}`);
-    });
-    test(`kill -9 trials: no stray temp file and no dead lock once hashline has started again ${tag}`, (t) => {
-      assert.ok(kill, 'the kill trials did not run');
-      t.diagnostic(`temp files right after the kills: ${kill.tempsAfterKill}; still there after a restart: ${kill.straysAfterRestart}`);
-      assert.equal(kill.straysAfterRestart, 0, `stray temp files: ${kill.strayAfterRestartSamples.join(', ')}`);
-      assert.equal(kill.deadLocksAfterRestart, 0, `locks of no live process left: ${kill.deadLockSamples.join(', ')}`);
-    });
+    // Both durability modes: `atomic` (the default: temp file + rename, no fsync) with the plan's
+    // trials, `fsync` with half as many; neither may leave a torn file, a stray temp file or a dead lock.
+    for (const mode of ['atomic', 'fsync'] as const) {
+      const trials = mode === 'atomic' ? plan.killTrials : Math.max(3, Math.ceil(plan.killTrials / 2));
+      let kill: Awaited<ReturnType<typeof killTrials>> | undefined;
+      test(`${trials} kill -9 trials during writes, edits, rollbacks, rewrites and tar extraction (--durability ${mode}): no torn file ${tag}`, async (t) => {
+        kill = await killTrials(plan, undefined, mode, trials);
+        printFigures(`kill-trials-${mode}`, kill as unknown as Record<string, unknown>);
+        assert.deepEqual(kill.notBuilt, [], 'modes whose part of hashline is missing');
+        assert.equal(kill.trials, trials);
+        assert.deepEqual(Object.entries(kill.tornByMode), [], `torn or half-written files: ${kill.tornSamples.join(', ')}`);
+        assert.equal(kill.unexpected, 0, `unexpected files: ${kill.unexpectedSamples.join(', ')}`);
+      });
+      test(`kill -9 trials (--durability ${mode}): no stray temp file and no dead lock once hashline has started again ${tag}`, (t) => {
+        assert.ok(kill, 'the kill trials did not run');
+        t.diagnostic(`temp files right after the kills: ${kill.tempsAfterKill}; still there after a restart: ${kill.straysAfterRestart}`);
+        assert.equal(kill.straysAfterRestart, 0, `stray temp files: ${kill.strayAfterRestartSamples.join(', ')}`);
+        assert.equal(kill.deadLocksAfterRestart, 0, `locks of no live process left: ${kill.deadLockSamples.join(', ')}`);
+      });
+    }
   }
 
   if (part('history-kill')) {

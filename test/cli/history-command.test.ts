@@ -50,6 +50,11 @@ test('lists the versions of a file, newest first, and prints one with --show', (
   const shown = cli('a.txt', '--show', String(json.versions[1]!.id));
   assert.equal(shown.code, 0, shown.err);
   assert.equal(shown.out, 'one\ntwo\n');
+  // the id alone names its version (the usage line shows PATH as optional)
+  const byId = cli('--show', String(json.versions[1]!.id));
+  assert.equal(byId.code, 0, byId.err);
+  assert.equal(byId.out, 'one\ntwo\n');
+  assert.equal(cli('--show', '999999').code, 1);
   // an id of another file is not a version of this one
   const other = JSON.parse(cli('secret.txt', '--json').out) as { versions: Array<{ id: number }> };
   const foreign = cli('a.txt', '--show', String(other.versions[0]!.id));
@@ -77,6 +82,10 @@ test('a read-blocked file is listed without content, and --show refuses it', () 
   assert.equal(shown.out, '');
   assert.ok(!shown.err.includes('hunter2'));
   assert.match(shown.err, /\[path_blocked\] .*refused by the read policy/);
+  // the id alone is held to the read policy of the path it names
+  const byId = cli('--read-block', 'secret.txt', '--show', String(json.versions[0]!.id));
+  assert.equal(byId.code, 1);
+  assert.ok(!byId.out.includes('hunter2') && !byId.err.includes('hunter2'));
 });
 
 test('exit codes: 1 for a refused path or a history that is not durable, 2 for bad usage', () => {

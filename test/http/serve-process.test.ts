@@ -1,6 +1,7 @@
 // `hashline serve` as a real process: it prints the URL, where the token is and an MCP client
-// configuration; it refuses to listen beyond loopback without a token (exit 2); on SIGTERM it
-// lets a write in flight finish, leaves no temporary file, and exits 0 without waiting on an idle
+// configuration; without a token given it makes one (another local user's PUT is refused);
+// `--no-token` is loopback only (exit 2 elsewhere); on SIGTERM it lets a write in flight finish,
+// leaves no temporary file, and exits 0 without waiting on an idle
 // connection.
 
 import assert from 'node:assert/strict';
@@ -10,7 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { cliArgs, REPO } from '../helpers/mcp-client.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
-import { TEMP_MARKER } from '../../src/io/atomic-write.js';
+import { TEMP_MARKER } from '../../src/core/own-names.js';
 
 function spawnServe(args: string[], env: Record<string, string> = {}): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
   const child = spawn(process.execPath, [...cliArgs(), 'serve', ...args], {
@@ -43,6 +44,62 @@ test('beyond loopback without a token: refused at start-up, exit 2', async () =>
     assert.equal(await p.exit, 2);
     assert.match(p.err(), /refusing to listen on 0\.0\.0\.0 without a bearer token/);
   } finally {
+    await sb.cleanup();
+  }
+});
+
+test('--no-token beyond loopback, or beside a token, is refused at start-up, exit 2', async () => {
+  const sb = await makeSandbox();
+  try {
+    const wide = spawnServe(['--root', sb.root, '--host', '0.0.0.0', '--port', '0', '--no-token']);
+    assert.equal(await wide.exit, 2);
+    assert.match(wide.err(), /refusing to listen on 0\.0\.0\.0 without a bearer token.*--no-token is for loopback/);
+    const both = spawnServe(['--root', sb.root, '--port', '0', '--no-token'], { HASHLINE_TOKEN: 'x' });
+    assert.equal(await both.exit, 2);
+    assert.match(both.err(), /--no-token contradicts HASHLINE_TOKEN/);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+test('no token given on loopback: a token is made and printed; a PUT without it is refused, with it lands', async () => {
+  const sb = await makeSandbox({ 'a.txt': 'a\n' });
+  const p = spawnServe(['--root', sb.root, '--port', '0']);
+  try {
+    const [, url] = await waitFor(p.out, /serving on (http:\/\/127\.0\.0\.1:\d+)/);
+    const [, token] = await waitFor(p.out, /\n {2}token: ([A-Za-z0-9_-]{32})\n/);
+    assert.match(p.out(), new RegExp(`console: ${url}/ \\(log in with the token below\\)`));
+    assert.ok(p.out().includes(`"Authorization": "Bearer ${token}"`), 'the printed client configuration carries the token');
+    const anon = await fetch(`${url}/v1/fs/file?path=a.txt`, { method: 'PUT', body: 'owned\n' });
+    assert.equal(anon.status, 401);
+    assert.equal((await fetch(`${url}/v1/fs/file?path=a.txt`)).status, 401);
+    assert.equal(await fsp.readFile(path.join(sb.root, 'a.txt'), 'utf8'), 'a\n');
+    const put = await fetch(`${url}/v1/fs/file?path=a.txt`, { method: 'PUT', body: 'mine\n', headers: { authorization: `Bearer ${token}` } });
+    assert.equal(put.status, 204);
+    assert.equal(await fsp.readFile(path.join(sb.root, 'a.txt'), 'utf8'), 'mine\n');
+    // the console asks for a login too
+    assert.equal((await fetch(`${url}/console/api/feed`)).status, 401);
+    p.child.kill('SIGTERM');
+    assert.equal(await p.exit, 0);
+  } finally {
+    p.child.kill('SIGKILL');
+    await sb.cleanup();
+  }
+});
+
+test('--no-token on loopback serves without a token and says so', async () => {
+  const sb = await makeSandbox({ 'a.txt': 'a\n' });
+  const p = spawnServe(['--root', sb.root, '--port', '0', '--no-token']);
+  try {
+    const [, url] = await waitFor(p.out, /serving on (http:\/\/127\.0\.0\.1:\d+)/);
+    await waitFor(p.out, /"command"/);
+    assert.match(p.out(), /auth: no token \(--no-token\)/);
+    assert.doesNotMatch(p.out(), /Authorization/);
+    assert.equal(await (await fetch(`${url}/v1/fs/file?path=a.txt`)).text(), 'a\n');
+    p.child.kill('SIGTERM');
+    assert.equal(await p.exit, 0);
+  } finally {
+    p.child.kill('SIGKILL');
     await sb.cleanup();
   }
 });
@@ -98,7 +155,7 @@ test('serves, prints the configuration, and shuts down gracefully on SIGTERM', a
 
 test('--body-idle-timeout-ms: a PUT whose body stalls gets 408 from the real process, nothing written', async () => {
   const sb = await makeSandbox({ 'a.txt': 'old\n' });
-  const p = spawnServe(['--root', sb.root, '--port', '0', '--body-idle-timeout-ms', '300', '--request-timeout-ms', '60000', '--lock-timeout-ms', '500']);
+  const p = spawnServe(['--root', sb.root, '--port', '0', '--no-token', '--body-idle-timeout-ms', '300', '--request-timeout-ms', '60000', '--lock-timeout-ms', '500']);
   try {
     const [, url] = await waitFor(p.out, /serving on (http:\/\/127\.0\.0\.1:\d+)/);
     const { hostname, port } = new URL(url!);

@@ -126,7 +126,7 @@ test('--tools filters by family and by name; an unknown name fails at start with
   }
   const bad = spawnSync(process.execPath, [...cliArgs(), 'mcp', '--root', sb.root, '--tools', 'nope'], { cwd: REPO, input: '', encoding: 'utf8' });
   assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /unknown tool or family `nope`/);
+  assert.match(bad.stderr, /unknown tool or profile `nope`/);
 });
 
 test('a missing root fails at start with a clear message', () => {

@@ -147,7 +147,7 @@ describe('a directory the server may not search (EACCES met by the guard), hashl
   test('HTTP: GET and PUT answer 500 io_error with the path relative to the root', async (t) => {
     if (as === null) return skipOrFail(t, 'why' in nobody ? nobody.why : '');
     const { prefix, repo } = as;
-    const child: ChildProcess = spawn(prefix[0]!, [...prefix.slice(1), process.execPath, ...cliArgs().map((a) => (path.isAbsolute(a) ? inRepo(as, a) : a)), 'serve', '--root', sb.root, '--port', '0'], {
+    const child: ChildProcess = spawn(prefix[0]!, [...prefix.slice(1), process.execPath, ...cliArgs().map((a) => (path.isAbsolute(a) ? inRepo(as, a) : a)), 'serve', '--root', sb.root, '--port', '0', '--no-token'], {
       cwd: repo,
       env: { ...process.env, HASHLINE_TOKEN: '' },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -2,6 +2,7 @@
 // directory) with the history kept across runs (so `hashline edit` finds the version `hashline
 // read` showed, and `hashline rollback` the versions before it), output styling, and exit codes.
 
+import { cliWording } from './cli-wording.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createEngine, engineForCall, type Engine } from '../../tools/engine.js';
@@ -69,7 +70,7 @@ export function out(text: string): void {
 }
 
 export function warn(text: string): void {
-  process.stderr.write(`${style.warn(text)}\n`);
+  process.stderr.write(`${style.warn(cliWording(text))}\n`);
 }
 
 export function json(value: unknown): void {

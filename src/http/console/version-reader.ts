@@ -65,10 +65,14 @@ export class VersionReader {
 
   view(e: LogEntry, counts: LineCounts | null = null): EntryView {
     const g = this.engine.guard;
+    // a read-blocked version shows neither its tag nor its size: a 4-hex tag of a short secret (a
+    // PIN) is a dictionary away from the secret
+    const readable = this.readable(e);
     return {
       id: e.id, time: e.time, op: e.op, path: g.display(e.path), detail: e.detail === null ? null : g.display(e.detail),
-      tool: e.tool, client: e.client, clientName: e.clientName, batch: e.batch, tag: e.tag, size: e.size, kind: e.kind,
-      readable: this.readable(e), added: counts?.added ?? null, removed: counts?.removed ?? null,
+      tool: e.tool, client: e.client, clientName: e.clientName, batch: e.batch,
+      tag: readable ? e.tag : null, size: readable ? e.size : null, kind: e.kind,
+      readable, added: counts?.added ?? null, removed: counts?.removed ?? null,
     };
   }
 

@@ -47,7 +47,7 @@ export async function syncDirectories(dirs: Iterable<string>, concurrency = 32):
 
 export interface BatchWriteOptions {
   signal?: AbortSignal | undefined;
-  /** fsync files and directories (default true). */
+  /** fsync files and directories (default: the guard's durability). */
   durable?: boolean;
   /** Files in flight at once in each phase (default 32). */
   concurrency?: number;
@@ -156,7 +156,7 @@ async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Prom
  * left as they were); the others are written.
  */
 export async function writeAtomicBatch(guard: PathGuard, items: readonly BatchWrite[], options: BatchWriteOptions = {}): Promise<BatchWriteOutcome> {
-  const durable = options.durable !== false;
+  const durable = options.durable ?? guard.durable;
   const limit = options.concurrency ?? 32;
   const failed: Array<{ rp: ResolvedPath; error: HashlineError }> = [];
   const fail = async (p: Pending | BatchWrite, e: unknown) => {

@@ -33,6 +33,12 @@ export interface GuardOptions {
   protect?: readonly string[] | undefined;
   /** Exact files refused for reads and writes on every face (the token file). */
   seal?: readonly string[] | undefined;
+  /** `[write] durability = "fsync"`: writes flush file and directory (default false: atomic rename only). */
+  durable?: boolean | undefined;
+  /** Absolute directories refused, with everything under them, for reads and writes on every face (the state directory). */
+  sealTree?: readonly string[] | undefined;
+  /** The operator's unrestricted file access: paths outside the roots are admitted (everything else holds). */
+  unrestricted?: boolean | undefined;
 }
 
 export interface ResolvedPath {
@@ -53,6 +59,8 @@ export interface ResolvedPath {
 export class PathGuard {
   /** The root as configured (normalized), used for display and lexical checks. */
   readonly root: string;
+  /** Writes through this guard flush file and directory (`--durability fsync`); else an atomic rename is all. */
+  readonly durable: boolean;
   /** The root with links resolved. */
   readonly realRoot: string;
   /** Every root (the first is `root`), as configured and with links resolved. */
@@ -61,7 +69,8 @@ export class PathGuard {
   private readonly lexicalPolicy: PathPolicyConfig;
   private readonly realPolicy: PathPolicyConfig;
 
-  private constructor(lexical: PathPolicyConfig, real: PathPolicyConfig) {
+  private constructor(lexical: PathPolicyConfig, real: PathPolicyConfig, durable: boolean) {
+    this.durable = durable;
     this.root = lexical.root;
     this.realRoot = real.root;
     this.roots = Object.freeze([lexical.root, ...(lexical.roots ?? [])]);
@@ -117,8 +126,10 @@ export class PathGuard {
     const readBlock = norm(options.readBlock);
     const protect = norm(options.protect);
     const seal = norm(options.seal);
+    const sealTree = norm(options.sealTree);
+    const unrestricted = options.unrestricted === true ? true : undefined;
     const roots = extra.length > 0 ? extra : undefined;
-    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal });
+    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal, sealTree, unrestricted });
     const real: PathPolicyConfig = Object.freeze({
       root: realRoot,
       roots: realExtra.length > 0 ? realExtra : undefined,
@@ -128,8 +139,10 @@ export class PathGuard {
       readBlock: await realList(readBlock),
       protect: await realList(protect),
       seal: await realList(seal),
+      sealTree: await realList(sealTree),
+      unrestricted,
     });
-    return new PathGuard(lexical, real);
+    return new PathGuard(lexical, real, options.durable === true);
   }
 
   /**
@@ -162,6 +175,15 @@ export class PathGuard {
     if (this.admitsReal(dir, scope)) return true;
     const slash = target.lastIndexOf('/');
     return (slash === 0 ? '/' : target.slice(0, slash)) === dir && this.admitsReal(target, scope);
+  }
+
+  /**
+   * True when some tool or route could write at the real path `real`: it lies inside a root (as
+   * configured or real) or under an allow-list entry. A program hashline starts never lives there.
+   */
+  writableByTools(real: string): boolean {
+    if (this.withinRoots(real)) return true;
+    return [...this.lexicalPolicy.allow, ...this.realPolicy.allow].some((a) => isWithin(real, a));
   }
 
   /** The refusal of a real path for a scope (worded with its display form), or null when admitted. */

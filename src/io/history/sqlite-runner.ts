@@ -1,6 +1,6 @@
 // The SQLite store through better-sqlite3 (a native module, synchronous): one file per root, mode
 // 0600, in WAL mode with synchronous=NORMAL (a commit survives a crash of the process; a power loss
-// can take the last commits back) and a busy timeout, so several processes (an MCP server per client
+// can take the last commits back; `--durability fsync` asks for FULL) and a busy timeout, so several processes (an MCP server per client
 // plus `hashline serve`) share it. Opened on first use, so a server answers its first messages
 // without paying for it. A file that is not a database, or fails its check, is moved aside (never
 // emptied in place) and reported; a fresh store is started beside it.
@@ -95,6 +95,8 @@ export class SqliteRunner implements Runner {
     readonly location: string,
     private readonly module: SqliteModule,
     private readonly report: (message: string) => void,
+    /** synchronous=FULL (`--durability fsync`): a commit survives a power loss too. */
+    private readonly fullSync = false,
   ) {}
 
   /** A marker left when corruption was met at run time: the next open checks the whole file. */
@@ -107,7 +109,7 @@ export class SqliteRunner implements Runner {
     const db = new this.module.Database(this.location, { nativeBinding: this.module.addon, timeout: 10_000 });
     try {
       db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
+      db.pragma(this.fullSync ? 'synchronous = FULL' : 'synchronous = NORMAL');
       if (existsSync(this.checkMarker)) {
         const result = db.pragma('quick_check', { simple: true });
         if (result !== 'ok') throw Object.assign(new Error(`integrity check: ${String(result)}`), { code: 'SQLITE_CORRUPT' });

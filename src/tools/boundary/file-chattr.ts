@@ -15,12 +15,12 @@ import { checkChattr } from './chattr-policy.js';
 import { defineTool } from '../tool.js';
 
 const Entry = z.strictObject({
-  chattr: Chattr.describe('the mode and/or owner to give the file'),
+  chattr: Chattr,
   expectedSha256: Sha256.optional(),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_chattr', Entry).describe('1-50 files keyed by path, relative to the root'),
+  files: fileRecord('file_chattr', Entry),
 });
 
 const Attributes = z.object({ chmod: z.number(), chown: z.object({ uid: z.number(), gid: z.number() }) });
@@ -32,8 +32,13 @@ const shown = (a: { mode: number; uid: number; gid: number }) => ({ chmod: a.mod
 export const fileChattrTool = defineTool({
   name: 'file_chattr',
   family: 'boundary',
-  title: 'Change file mode and owner (all or nothing)',
+  title: 'Change file mode (all or nothing)',
   description: [
+    'Sets chmod (0..0o777, a number) and/or owner of 1-50 files, all or none, each with expectedSha256; setuid, setgid, sticky refused.',
+    'Example: {"files":{"run.sh":{"chattr":{"chmod":493},"expectedSha256":"<sha256>"}}}',
+    'stale_or_missing_hash: file_hash, retry.',
+  ].join('\n'),
+  guide: [
     'Sets the permission bits (chmod 0..0o777, as a number) and/or owner of 1-50 existing files in one batch; every file changes or none does. setuid, setgid and sticky bits are refused; chown may only name the current owner unless the operator allows more. Each file needs its fresh `expectedSha256` from file_hash.',
     'Example: {"files": {"scripts/build.sh": {"chattr": {"chmod": 493}, "expectedSha256": "<64 hex from file_hash>"}}}  (493 = 0o755)',
     'On an error nothing has changed (or everything changed was put back: error.details.restored); error.details.filePath names the file. After stale_or_missing_hash call file_hash and retry.',

@@ -25,11 +25,11 @@ import { defineTool } from '../tool.js';
 
 const Entry = z.strictObject({
   expectedSha256: Sha256.optional(),
-  forceReferences: z.boolean().optional().describe('delete even when other files import this one, or when that cannot be proven either way'),
+  forceReferences: z.boolean().optional(),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_delete', Entry).describe('1-50 files keyed by path, relative to the root'),
+  files: fileRecord('file_delete', Entry),
 });
 
 const ImporterShape = z.object({ filePath: z.string(), line: z.number() });
@@ -90,8 +90,13 @@ function referenceVeto(planned: readonly Planned[], report: ScanReport | null): 
 export const fileDeleteTool = defineTool({
   name: 'file_delete',
   family: 'boundary',
-  title: 'Delete files (all or nothing, reference-checked)',
+  title: 'Delete files (all or nothing)',
   description: [
+    'Deletes 1-50 files, all or none, each with expectedSha256; refused (file_referenced) while other files import one, unless forceReferences.',
+    'Example: {"files":{"a.ts":{"expectedSha256":"<sha256>"}}}',
+    'stale_or_missing_hash: file_hash, retry.',
+  ].join('\n'),
+  guide: [
     'Deletes 1-50 regular files in one batch; every file goes or none does. Each file needs its fresh `expectedSha256` from file_hash. Files under the root that import one of them (TS/JS, Python, Rust, Go, CSS/SCSS) refuse the delete with each importer and its line; importers deleted in the same batch do not count. Parent directories left empty are removed; fs_rollback can recreate a deleted text file.',
     'Example: {"files": {"src/old-util.ts": {"expectedSha256": "<64 hex from file_hash>"}}}',
     'After file_referenced change or delete the importers first, or repeat with "forceReferences": true if breaking them is intended; reference_scan_incomplete means importers could not be ruled out: check with fs_search, then force. After stale_or_missing_hash call file_hash and retry.',

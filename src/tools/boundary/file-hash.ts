@@ -9,7 +9,7 @@ import { FileError } from './boundary-schemas.js';
 import { defineTool } from '../tool.js';
 
 const Input = z.strictObject({
-  filePaths: fileList('file_hash', z.string().min(1)).describe('1-50 file paths, relative to the root'),
+  filePaths: fileList('file_hash', z.string().min(1)),
 });
 
 const Entry = z.object({
@@ -26,6 +26,11 @@ export const fileHashTool = defineTool({
   family: 'boundary',
   title: 'Hash files (SHA-256)',
   description: [
+    'SHA-256 of 1-50 files: the expectedSha256 that file changes need.',
+    'Example: {"filePaths":["a.ts"]}',
+    'Errors are per path.',
+  ].join('\n'),
+  guide: [
     'SHA-256 of 1-50 whole files, streamed; contents are not returned. Call it right before a guarded change (file_write, file_patch, file_rename, file_chattr, file_delete) and pass the hash as expectedSha256.',
     'Example: {"filePaths": ["src/app.ts", "package.json"]}',
     'A file that cannot be hashed gets an `error` entry; the others are still hashed. After an error, fix the path and call again.',

@@ -16,11 +16,12 @@ import { languageById, type LanguageInfo } from '../../lang/grammar/registry.js'
 import { findSymbol } from '../../lang/symbols/symbols.js';
 import { sourceMap } from '../../lang/symbols/source-map.js';
 import type { Engine } from '../engine.js';
+import { numberPair } from '../schema-forms.js';
 import { textForParse } from './file-facts.js';
 import type { ReadRequest } from './file-read-request.js';
 
 const Position = z.object({ line: z.number(), column: z.number() });
-const Span = z.tuple([z.number(), z.number()]);
+const Span = numberPair();
 
 export const AstResultSchema = z.object({
   documentFormat: z.string().optional(),

@@ -26,13 +26,13 @@ import { defineTool } from '../tool.js';
 const SLICE_MS = 8;
 
 const Input = z.strictObject({
-  pattern: z.string().describe('text to find; with `regex: true`, a JavaScript regular expression'),
-  regex: z.boolean().default(false).describe('treat `pattern` as a regular expression (JavaScript RegExp syntax, multi-line: ^ and $ match at lines)'),
-  case_sensitive: z.boolean().optional().describe('default: sensitive iff the pattern has an upper-case letter'),
-  path: z.string().default('.').describe('directory or file to search, relative to the root'),
-  glob: z.string().optional().describe('only files whose path (relative to `path`) matches, e.g. "*.ts" or "src/**/*.py"'),
-  context: z.number().int().min(0).max(20).default(2).describe('lines shown before and after each hit'),
-  max_results: z.number().int().min(1).max(2000).default(100).describe('matching lines shown at most'),
+  pattern: z.string(),
+  regex: z.boolean().default(false),
+  case_sensitive: z.boolean().optional(),
+  path: z.string().default('.'),
+  glob: z.string().optional(),
+  context: z.number().int().min(0).max(20).default(2),
+  max_results: z.number().int().min(1).max(2000).default(100),
 });
 
 const Output = z.object({
@@ -89,8 +89,13 @@ interface Tally {
 export const fsSearchTool = defineTool({
   name: 'fs_search',
   family: 'hashline',
-  title: 'Search file contents; hits come back as tagged lines',
+  title: 'Search file contents',
   description: [
+    'Searches contents: literal, or a JavaScript RegExp with regex: true. Hits are ¶path#TAG headers and `N| text` lines: edit them with fs_edit, no re-read.',
+    'Example: {"pattern":"parseConfig(","path":"src","glob":"*.ts"}',
+    'A bad regex is an error with its position: fix it.',
+  ].join('\n'),
+  guide: [
     'Searches file contents under `path` (.gitignore, .git and node_modules skipped; binary files skipped). Each file with hits comes back as an fs_read window: a ¶path#TAG header and `N| text` lines (hits plus `context` lines). Edit straight from it: pass TAG to fs_edit with those line numbers, no re-read needed.',
     'Literal by default; `regex: true` takes JavaScript RegExp syntax. Case: sensitive iff the pattern has an upper-case letter, unless `case_sensitive` is given.',
     'Example: {"pattern": "parseConfig(", "path": "src", "glob": "*.ts", "context": 1}',

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { after, before, beforeEach, describe, test, type TestContext } from 'node:test';
 import { mergeConfig } from '../../../src/core/config/config.js';
 import { createHttpServer } from '../../../src/http/server.js';
-import { TEMP_MARKER } from '../../../src/io/atomic-write.js';
+import { TEMP_MARKER } from '../../../src/core/own-names.js';
 import { createEngine } from '../../../src/tools/engine.js';
 import { ALL_TOOLS } from '../../../src/tools/registry.js';
 import { skipOrFail } from '../../helpers/needs.js';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { TEMP_MARKER } from '../../../src/io/atomic-write.js';
+import { TEMP_MARKER } from '../../../src/core/own-names.js';
 import { BOUNDS_NOT_INTEGERS, endBeforeStart, NO_SUCH_FILE, PATH_IS_DIRECTORY, PATH_REQUIRED, START_LINE_ZERO } from '../../../src/core/messages/http.js';
 import { type Daemon, q, startDaemon } from '../harness.js';
 

@@ -157,7 +157,8 @@ function versionRow(e) {
   const actions = el('span', { class: 'actions' });
   if (content && e.kind === 'text') actions.append(el('button', { type: 'button', class: 'diff-btn', onclick: () => void showDiff(e.id), 'aria-label': `Diff of version ${e.id}` }, 'Diff'));
   else if (content) actions.append(el('span', { class: 'muted' }, 'binary: no diff'));
-  if (e.kind === 'text' && e.tag) actions.append(el('button', { type: 'button', class: 'restore-btn', onclick: () => void restore(e), 'aria-label': `Restore version ${e.id} (${e.tag})` }, 'Restore'));
+  // a read-blocked version has no tag shown, and is restorable all the same
+  if (e.kind === 'text' && (e.tag || !e.readable)) actions.append(el('button', { type: 'button', class: 'restore-btn', onclick: () => void restore(e), 'aria-label': `Restore version ${e.id}${e.tag ? ` (${e.tag})` : ''}` }, 'Restore'));
   return el('li', { 'data-id': e.id, class: state.diffId === e.id ? 'selected' : undefined },
     el('span', {}, el('span', { class: 'sr-only' }, 'Version '), String(e.id)),
     stackedTime(e.time),
@@ -192,7 +193,7 @@ function drawDiff(d) {
 }
 
 async function restore(e) {
-  if (!confirm(`Restore ${e.path} to version ${e.id} (${e.tag})? The current content stays in the history.`)) return;
+  if (!confirm(`Restore ${e.path} to version ${e.id}${e.tag ? ` (${e.tag})` : ''}? The current content stays in the history.`)) return;
   try {
     const r = await post('/console/api/rollback', { id: e.id });
     live(`restored ${r.path} to ${r.file_hash}${r.warning ? ` (${r.warning})` : ''}`);
