@@ -5,8 +5,8 @@
 // - Files run HASHLINE_TEST_CONCURRENCY at a time (default 4: most files wait on processes,
 //   sockets and disks more than they compute), the slowest of the last run first (then the
 //   ones known to be slow), so a long file never starts last.
-// - Each test has 120 s (a deadlock fails its test instead of hanging the run); in test-stress/,
-//   an hour.
+// - Each test, and each file, has 10 minutes (a deadlock fails instead of hanging the run); in
+//   test-stress/, an hour.
 // - The end of the run prints the 10 slowest files.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -20,7 +20,10 @@ const BIN = path.join(REPO, 'bin/hashline.mjs');
 
 /** Files known to take longest, started first when no earlier run's durations are at hand. */
 const SLOW_FIRST = [
+  'test/stress/stress-kill-short.test.ts',
   'test/stress/stress-short.test.ts',
+  'test/stress/stress-server-short.test.ts',
+  'test/mcp/stdio-e2e.test.ts',
   'test/http/tar/tar-extract-members.test.ts',
   'test/core/merge/merge-properties.test.ts',
   'test/cli/commands.e2e.test.ts',
@@ -80,7 +83,9 @@ const files = [...found].sort((a, b) => weight(b) - weight(a));
 
 const concurrency = Number(process.env.HASHLINE_TEST_CONCURRENCY) || 4;
 // the full stress suite's parts run for minutes (a 1,000,000-case fuzz, 200 kill trials)
-const timeout = roots.some((r) => rel(r).startsWith('test-stress')) ? 3_600_000 : 120_000;
+// (node's runner applies it to each file's process too, so it is generous: a file of many tests on a
+// loaded machine ran past 120 s)
+const timeout = roots.some((r) => rel(r).startsWith('test-stress')) ? 3_600_000 : 600_000;
 // The history is durable by default (SQLite under $XDG_STATE_HOME/hashline/): every engine the tests
 // start, in this process or a spawned server, keeps it in a state directory of this run, removed after.
 const stateHome = mkdtempSync(path.join(os.tmpdir(), 'hashline-test-state-'));
