@@ -107,18 +107,38 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   const open = new Set(ROUTE_SPECS.filter((s) => !s.auth).map((s) => s.url));
   const client = httpClientId(options.token);
   let busy = 0;
+  /**
+   * The parts of a counted request still going: its response, until it closes (sent, or its client
+   * went away: an aborted request never reaches onResponse), and its handler, until it settles (an
+   * aborted upload still removes its temporary file). The request counts as busy until both end.
+   */
+  const going = new WeakMap<FastifyRequest, number>();
+  const ended = (request: FastifyRequest) => {
+    const left = going.get(request)! - 1;
+    going.set(request, left);
+    if (left === 0) busy--;
+  };
+  const working = async (request: FastifyRequest, run: () => Promise<unknown>) => {
+    const left = going.get(request);
+    if (left === undefined || left === 0) return run();
+    going.set(request, left + 1);
+    try {
+      return await run();
+    } finally {
+      ended(request);
+    }
+  };
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
   app.addHook('onRequest', async (request, reply) => {
     const url = request.url.split('?', 1)[0]!;
-    // counted until the response closes, which it does whether it was sent or its client went away
-    // (an aborted request never reaches onResponse); the console's event streams are not counted,
-    // they stay open while watched
+    // the console's event streams are not counted: they stay open while watched
     if (url !== '/console/api/events') {
       busy++;
-      reply.raw.once('close', () => busy--);
+      going.set(request, 1);
+      reply.raw.once('close', () => ended(request));
     }
     reply.header(VERSION_HEADER, VERSION);
     const host = request.headers.host;
@@ -178,7 +198,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   );
 
   const route = (spec: RouteSpec, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) =>
-    app.route({ method: spec.method, url: spec.url, schema: fastifySchema(spec), handler });
+    app.route({ method: spec.method, url: spec.url, schema: fastifySchema(spec), handler: (request, reply) => working(request, () => handler(request, reply)) });
 
   route(FILE_GET, async (request, reply) => {
     const body = await readFileWindow(engine, request.query as Query);
@@ -229,7 +249,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     }
     return reply;
   };
-  app.route({ method: ['POST', 'GET', 'DELETE'], url: MCP_POST.url, schema: { headers: MCP_POST.headers }, handler: mcpHandler });
+  app.route({ method: ['POST', 'GET', 'DELETE'], url: MCP_POST.url, schema: { headers: MCP_POST.headers }, handler: (request, reply) => working(request, () => mcpHandler(request, reply)) });
 
   consoleHandle = await registerConsole(app, engine, {
     token: options.token,

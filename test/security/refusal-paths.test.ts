@@ -114,8 +114,12 @@ describe('a directory the server may not search (EACCES met by the guard), hashl
     chmodSync(sb.root, 0o755);
     mkdirSync(path.join(sb.root, 'private'), { mode: 0o700 });
     writeFileSync(path.join(sb.root, 'private/x.txt'), 'root only\n');
+    // nobody's own state directory (the run's is private to root)
+    mkdirSync(path.join(sb.base, 'state'), { mode: 0o777 });
+    chmodSync(path.join(sb.base, 'state'), 0o777);
   });
   after(() => sb?.cleanup());
+  const nobodyEnv = () => ({ ...(process.env as Record<string, string>), XDG_STATE_HOME: path.join(sb.base, 'state') });
 
   test('MCP: the refusal is io_error, worded with the path relative to the root', async (t) => {
     if (as === null) return skipOrFail(t, 'why' in nobody ? nobody.why : '');
@@ -124,6 +128,7 @@ describe('a directory the server may not search (EACCES met by the guard), hashl
       command: prefix[0]!,
       args: [...prefix.slice(1), process.execPath, ...cliArgs().map((a) => (path.isAbsolute(a) ? inRepo(as, a) : a)), 'mcp', '--root', sb.root],
       cwd: repo,
+      env: nobodyEnv(),
       stderr: 'pipe',
     });
     const client = new Client({ name: 'hashline-test', version: '0.0.0' });
@@ -149,7 +154,7 @@ describe('a directory the server may not search (EACCES met by the guard), hashl
     const { prefix, repo } = as;
     const child: ChildProcess = spawn(prefix[0]!, [...prefix.slice(1), process.execPath, ...cliArgs().map((a) => (path.isAbsolute(a) ? inRepo(as, a) : a)), 'serve', '--root', sb.root, '--port', '0', '--no-token'], {
       cwd: repo,
-      env: { ...process.env, HASHLINE_TOKEN: '' },
+      env: { ...nobodyEnv(), HASHLINE_TOKEN: '' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
