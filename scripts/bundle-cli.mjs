@@ -1,7 +1,7 @@
 // Bundles the built CLI (dist/cli/main.js) into one ES module, dist/hashline.mjs, with esbuild
 // (installed with tsx). One file loads faster than the ~300 modules the SDK, zod and ajv bring in:
 // `node dist/hashline.mjs mcp` is what the cold-start benchmark compares as "bundled".
-// Native and grammar packages (@ast-grep/*, better-sqlite3), pg and the SQL parser (libpg-query: WASM found
+// Native and grammar packages (@ast-grep/*), pg and the SQL parser (libpg-query: WASM found
 // beside its own script) stay external and load lazily from node_modules. The SQL validation worker's body is a
 // second, small entry beside the CLI (hashline-sql-worker.mjs), so the worker thread loads nothing else; so is the archive read thread's
 // (hashline-tar-read.mjs).
@@ -93,10 +93,10 @@ const cliOptions = {
   // ESM builds first: a UMD build (jsonc-parser's main) requires its parts at run time, which a bundle cannot
   mainFields: ['module', 'main'],
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   minify: true,
   legalComments: 'none',
-  external: ['@ast-grep/*', 'libpg-query', 'better-sqlite3', 'pg'],
+  external: ['@ast-grep/*', 'libpg-query', 'pg'],
   // jsonc-parser's `main` is a UMD build whose factory requires its own files at run time, which a
   // bundle does not hold: bundle its ES module build instead
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
@@ -122,7 +122,7 @@ const bundleWorker = (entry, file, external = []) =>
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     minify: true,
     legalComments: 'none',
     external,
