@@ -1,5 +1,5 @@
-// Runs the node:test suite on the TypeScript sources (through tsx). Node 20's runner has no globs,
-// so this finds the files: every *.test.ts under test/, or under the folders/files given.
+// Runs the node:test suite on the TypeScript sources (through tsx). It finds the files itself (one
+// list on every Node): every *.test.ts under test/, or under the folders/files given.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';

@@ -2,6 +2,7 @@
 // commands so printing help loads none of them.
 
 import { VERSION } from '../version.js';
+import { NODE_SUPPORTED } from './node-support.js';
 
 const ENGINE = `Where files may be read and written:
   --root DIR            the project folder: every path is relative to it or absolute inside it
@@ -31,7 +32,7 @@ Usage:
 
 The root is the folder the tools may touch. For mcp without --root, the client's MCP roots
 decide; without either, the working directory, except / and the home directory, which are refused.
-Run \`hashline COMMAND --help\` for the flags of a command.
+Run \`hashline COMMAND --help\` for the flags of a command. Runs on ${NODE_SUPPORTED}.
 `,
   mcp: `Usage: hashline mcp [--root DIR] [--allow PATH]... [--block PATH]... [--read-allow PATH]...
                     [--read-block PATH]... [--config FILE] [--tools LIST] [--history STORE]
