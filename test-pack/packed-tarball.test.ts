@@ -1,7 +1,8 @@
 // The package as users get it: `npm pack`, installed into an empty folder, then `npx hashline mcp
 // --root DIR` driven by the MCP SDK client (tools/list, one call of each family), `npx hashline
 // serve` driven by fetch, a grammar added with `npx hashline lang add`, and the library imported by
-// name. Also the size of the default install. Slow (an npm install): `npm run test:pack`, run by CI.
+// name, and `hashline/ai` with `ai` 7 under generateText and a mock model. Also the size of the default
+// install. Slow (an npm install): `npm run test:pack`, run by CI.
 // It packs the current build: `npm run build` first when the sources changed (npm install does).
 
 import assert from 'node:assert/strict';
@@ -140,4 +141,39 @@ test('the library by name: createEngine({ root }) and callTool from the installe
     console.log(r.ok, r.text.split('\\n')[1], typeof h.HashlineClient, typeof h.parseEditOps);`;
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8' });
   assert.equal(out.trim(), 'true 1| def alpha(): function undefined');
+});
+
+// last: it adds `ai` to the install, after the size of the default install was measured
+test('hashline/ai with ai 7: generateText runs the tools through a mock model from ai/test, all from the installed packages', () => {
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'ai@7'], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
+  const script = `
+    import { generateText, stepCountIs } from 'ai';
+    import { MockLanguageModelV4 } from 'ai/test';
+    import { createEngine } from 'hashline';
+    import { aiSdkTools } from 'hashline/ai';
+    const calls = [
+      { toolName: 'fs_read', input: { targets: [{ path: 'a.py', symbol: 'alpha' }] } },
+      { toolName: 'file_hash', input: { filePaths: ['a.py'] } },
+    ];
+    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+    const prompts = [];
+    const model = new MockLanguageModelV4({
+      doGenerate: async ({ prompt }) => {
+        const call = calls[prompts.length];
+        prompts.push(prompt);
+        if (!call) return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+        const content = [{ type: 'tool-call', toolCallId: 'c' + prompts.length, toolName: call.toolName, input: JSON.stringify(call.input) }];
+        return { content, finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
+      },
+    });
+    const engine = await createEngine({ root: ${JSON.stringify(project)}, history: 'memory' });
+    const r = await generateText({ model, tools: aiSdkTools(engine, { tools: ['fs_read', 'file_hash'] }), stopWhen: stepCountIs(5), prompt: 'read a.py' });
+    const results = r.steps.flatMap((s) => s.toolResults.map((t) => t.toolName));
+    console.log(JSON.stringify({ text: r.text, results, last: JSON.stringify(prompts.at(-1)) }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8' })) as { text: string; results: string[]; last: string };
+  assert.equal(out.text, 'done');
+  assert.deepEqual(out.results, ['fs_read', 'file_hash']);
+  // what the model read back: the hashline family's text block and the boundary family's envelope
+  assert.match(out.last, /¶a\.py#[0-9A-F]{4}\\n1\| def alpha\(\):/);
+  assert.match(out.last, /\\"ok\\":true,\\"data\\":\{\\"files\\":\[\{\\"filePath\\":\\"a\.py\\"/);
 });
