@@ -108,8 +108,8 @@ Exit status: 0 listed, 1 refused, 2 usage.
   lang: `Usage: hashline lang list | add NAME... | remove NAME...
 
 Grammars give symbols, outlines, references and structural rewrites their languages. TypeScript,
-JavaScript, TSX, HTML and CSS are built in; Python, Rust, Go, JSON, YAML, TOML, Bash and Markdown
-are installed with hashline. \`add\` installs others (swift, kotlin, java, ...) with npm into
+JavaScript, TSX, HTML and CSS are built in; Python, Go, JSON, YAML, TOML and Markdown are
+installed with hashline. \`add\` installs others (rust, bash, swift, java, ...) with npm into
 $HASHLINE_GRAMMAR_DIR, else $XDG_DATA_HOME/hashline/grammars, else ~/.local/share/hashline/grammars,
 where every hashline of this user finds them (global, npx or project installs). A running server
 sees a grammar added after it started once it is restarted.
