@@ -169,6 +169,19 @@ test('the library by name: createEngine({ root }) and callTool from the installe
   assert.equal(out.trim(), 'true 1| def alpha(): function undefined');
 });
 
+test('without the optional `pg`, a PostgreSQL history falls back to memory and says how to add it', () => {
+  const script = `
+    const h = await import('hashline');
+    const engine = await h.createEngine({ root: ${JSON.stringify(project)}, history: 'postgres://hashline@127.0.0.1:9/none' });
+    const r = await h.callTool(engine, h.fsReadTool, { targets: [{ path: 'a.py' }] });
+    console.log(JSON.stringify({ ok: r.ok, status: engine.history.status() }));`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const { ok, status } = JSON.parse(out) as { ok: boolean; status: { backend: string; warning?: string } };
+  assert.equal(ok, true);
+  assert.equal(status.backend, 'memory');
+  assert.match(status.warning!, /the `pg` package is not installed: add it beside hashline \(`npm install pg`/);
+});
+
 // last: it adds `ai` to the install, after the size of the default install was measured
 test('hashline/ai with ai 7: generateText runs the tools through a mock model from ai/test, all from the installed packages', () => {
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'ai@7'], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
