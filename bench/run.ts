@@ -11,7 +11,9 @@ import { build, createContext, log } from './lib/context.js';
 import { machine, textTable, updateDoc, writeJson, writeMarkdown } from './lib/report.js';
 import type { BenchOptions, Row, Workload } from './lib/types.js';
 import { astRewrite } from './workloads/ast-rewrite.js';
+import { astmcp } from './workloads/astmcp.js';
 import { coldStart } from './workloads/cold-start.js';
+import { contextTax } from './workloads/context-tax.js';
 import { edit } from './workloads/edit.js';
 import { fileReadWindow } from './workloads/file-read-window.js';
 import { http } from './workloads/http.js';
@@ -23,7 +25,7 @@ import { sha256 } from './workloads/sha256.js';
 import { symbolEdit } from './workloads/symbol-edit.js';
 import { symbolLookup } from './workloads/symbol-lookup.js';
 
-const WORKLOADS: Workload[] = [coldStart, sha256, fileReadWindow, readWhole, symbolEdit, symbolLookup, search, searchTokens, edit, patch, astRewrite, http];
+const WORKLOADS: Workload[] = [contextTax, coldStart, sha256, fileReadWindow, readWhole, symbolEdit, symbolLookup, search, searchTokens, edit, patch, astRewrite, http, astmcp];
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 

@@ -1,7 +1,8 @@
 // `npm run screenshots` (after `npm run build`): pictures of the web console for the README, made
 // in Debian's Chromium against a spawned `hashline serve` while a spawned `hashline mcp` (the
-// official SDK client over stdio) edits a small project and an HTTP PUT replaces a file. Writes
-// docs/img/console-feed.png, console-timeline.png and console-guard.png. Not part of `npm test`.
+// official SDK client over stdio) edits a small project, an HTTP PUT replaces a file and an editor
+// changes one on disk. Writes docs/img/console-feed.png, console-timeline.png, console-narrow.png
+// (420 px wide) and console-guard.png. Not part of `npm test`.
 
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -96,6 +97,11 @@ async function main(): Promise<void> {
     });
     if (put.status !== 204) throw new Error(`PUT README.md: ${put.status}`);
 
+    // an editor changes a file the agent has read; its next read sees the change (changed outside hashline)
+    okText(await agent.call('fs_read', { targets: [{ path: 'src/routes/users.ts' }] }));
+    writeFileSync(path.join(root, 'src/routes/users.ts'), FILES['src/routes/users.ts']!.replace("'Ada' }", "'Ada' }, { id: 2, name: 'Grace' }"));
+    okText(await agent.call('fs_read', { targets: [{ path: 'src/routes/users.ts' }] }));
+
     mkdirSync(OUT, { recursive: true });
     const page = await loggedInPage(browser, served.url, TOKEN, { width: 1280, height: 720 });
     await page.waitForSelector('#feed tbody tr[data-path="README.md"]');
@@ -108,10 +114,16 @@ async function main(): Promise<void> {
     await page.waitForSelector('#diff table.diff.split');
     await page.screenshot({ path: path.join(OUT, 'console-timeline.png') });
 
+    // a narrow window: each row a short card
+    const narrow = await loggedInPage(browser, served.url, TOKEN, { width: 420, height: 860 });
+    await narrow.waitForSelector('#feed tbody tr[data-path="README.md"]');
+    await narrow.screenshot({ path: path.join(OUT, 'console-narrow.png') });
+    await narrow.close();
+
     await page.click('#nav-guard');
     await page.waitForSelector('#guard dl');
     await page.screenshot({ path: path.join(OUT, 'console-guard.png') });
-    process.stdout.write(`wrote ${['console-feed.png', 'console-timeline.png', 'console-guard.png'].map((f) => path.join('docs/img', f)).join(', ')}\n`);
+    process.stdout.write(`wrote ${['console-feed.png', 'console-timeline.png', 'console-narrow.png', 'console-guard.png'].map((f) => path.join('docs/img', f)).join(', ')}\n`);
   } finally {
     await browser.close();
     await agent.close();

@@ -9,6 +9,7 @@
 // engine and tools
 export { createEngine } from './api/create-engine.js';
 export type { CreateEngineOptions } from './api/create-engine.js';
+export type { Durability } from './core/config/config-schema.js';
 export type { Engine } from './tools/engine.js';
 export { callTool } from './api/call-tool.js';
 export type { ToolReply, ToolError, CallOptions } from './api/call-tool.js';

@@ -1,13 +1,14 @@
 // The package as users get it: `npm pack`, installed into an empty folder, then `npx hashline mcp
 // --root DIR` driven by the MCP SDK client (tools/list, one call of each family), `npx hashline
-// serve` driven by fetch, a grammar added with `npx hashline lang add`, and the library imported by
-// name, and `hashline/ai` with `ai` 7 under generateText and a mock model. Also the size of the default
-// install. Slow (an npm install): `npm run test:pack`, run by CI.
+// serve` driven by fetch, a grammar added with `npx hashline lang add`, the library imported by name,
+// every subpath of `exports` imported by its public name (`hashline/ai` with its peer `ai`), and
+// `hashline/ai` with `ai` 7 under generateText and a mock model. Also the size of the default install
+// and the time of the first npx. Slow (an npm install): `npm run test:pack`, run by CI.
 // It packs the current build: `npm run build` first when the sources changed (npm install does).
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -49,7 +50,7 @@ before(() => {
 
 after(() => rmSync(work, { recursive: true, force: true }));
 
-const env = () => ({ ...(process.env as Record<string, string>), HASHLINE_GRAMMAR_DIR: grammars });
+const env = () => ({ ...(process.env as Record<string, string>), HASHLINE_GRAMMAR_DIR: grammars, HASHLINE_TOKEN: '' });
 
 async function mcp(): Promise<{ client: Client; text: (name: string, args: Record<string, unknown>) => Promise<string> }> {
   const client = new Client({ name: 'pack-test', version: '0' });
@@ -128,7 +129,7 @@ test('npx hashline lang add lua: installed into the grammar folder, used by the 
 
 test('npx hashline serve: GET and PUT /v1/fs/file over fetch, the web console shipped with it, then SIGTERM', async () => {
   // its own process group: npx runs the server as a child, and SIGTERM must reach the server
-  const child = spawn('npx', ['--no-install', 'hashline', 'serve', '--root', project, '--port', '0'], { cwd: app, env: env(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npx', ['--no-install', 'hashline', 'serve', '--root', project, '--port', '0', '--no-token'], { cwd: app, env: env(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -182,7 +183,27 @@ test('without the optional `pg`, a PostgreSQL history falls back to memory and s
   assert.match(status.warning!, /the `pg` package is not installed: add it beside hashline \(`npm install pg`/);
 });
 
-// last: it adds `ai` to the install, after the size of the default install was measured
+test('every subpath of exports imports by its public name from the installed package', () => {
+  // hashline/ai needs its optional peer `ai`, as a user installs it (after the size check above)
+  const aiRange = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.ai!;
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `ai@${aiRange}`], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
+  const installed = JSON.parse(readFileSync(path.join(app, 'node_modules/hashline/package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
+  const subpaths = Object.keys(installed.exports);
+  assert.ok(subpaths.includes('./ai'), subpaths.join(', '));
+  for (const sub of subpaths) {
+    const name = sub === '.' ? 'hashline' : `hashline/${sub.slice(2)}`;
+    const target = installed.exports[sub]!;
+    // the declarations a TypeScript user gets come with the package too
+    if (typeof target !== 'string' && target.types) assert.ok(existsSync(path.join(app, 'node_modules/hashline', target.types)), `${name}: ${target.types}`);
+    const load = name.endsWith('.json') ? `await import(${JSON.stringify(name)}, { with: { type: 'json' } })` : `await import(${JSON.stringify(name)})`;
+    const script = `const m = ${load}; console.log(Object.keys(m).filter((k) => k !== 'default' || Object.keys(m).length === 1).sort().join(','));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8' }).trim();
+    assert.notEqual(out, '', `${name} exports something`);
+    if (name === 'hashline') assert.match(out, /(^|,)createEngine(,|$)/);
+    if (name === 'hashline/ai') assert.match(out, /(^|,)aiSdkTools(,|$)/);
+  }
+});
+
 test('hashline/ai with ai 7: generateText runs the tools through a mock model from ai/test, all from the installed packages', () => {
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'ai@7'], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
   const script = `

@@ -138,17 +138,17 @@ export function markdown(r: ReportInput): string {
   }
   out.push('', ...cascadeMarkdown(r.cascade, r.scenarios));
   out.push(
-    "Agent cost on fresh files (o200k tokens: the read calls, the edit request, the edit reply; the ratio is per task against the reference server doing the same task; the floor is the least any line-addressed tool must move for the task, the function's raw text plus the lines the edit writes, over the same reference total):",
+    "Agent cost on fresh files (o200k tokens: the read calls, the edit request, the edit reply, and each call's share of the tool definitions and instructions the host sends every turn, the agent's profile or the reference server's list amortised over a 20-call conversation; the ratio is per task against the reference server doing the same task; the floor is the least any line-addressed tool must move for the task, the function's raw text plus the lines the edit writes, over the same reference total):",
     '',
   );
-  out.push('| agent | tasks | read (requests + replies) | edit request | edit reply | total | ratio median | ratio p90 | floor median / p90 | 500+ lines: median / p90 (floor) |', '|---|---|---|---|---|---|---|---|---|---|');
+  out.push('| agent | tasks | read (requests + replies) | edit request | edit reply | definitions (amortised) | total | ratio median | ratio p90 | floor median / p90 | 500+ lines: median / p90 (floor) |', '|---|---|---|---|---|---|---|---|---|---|---|');
   const fx = (v: number) => `${v.toFixed(3)}×`;
   for (const c of r.costs) {
     const l = c.ratio?.large;
     const ratio = c.ratio
       ? [fx(c.ratio.median), fx(c.ratio.p90), c.ratio.floor ? `${fx(c.ratio.floor.median)} / ${fx(c.ratio.floor.p90)}` : '—', l ? `${fx(l.median)} / ${fx(l.p90)} (${l.tasks}; floor ${l.floor ? `${fx(l.floor.median)} / ${fx(l.floor.p90)}` : '—'})` : '—']
       : ['—', '—', '—', '—'];
-    out.push(`| ${c.kind} | ${c.tasks} | ${c.readRequest + c.readReply} | ${c.editRequest} | ${c.editReply} | ${c.total} | ${ratio.join(' | ')} |`);
+    out.push(`| ${c.kind} | ${c.tasks} | ${c.readRequest + c.readReply} | ${c.editRequest} | ${c.editReply} | ${c.definitions} | ${c.total} | ${ratio.join(' | ')} |`);
   }
   out.push('', 'Goals (hashline):', '', '| goal | measured | met |', '|---|---|---|');
   for (const g of r.goals) out.push(`| ${g.text} | ${g.measured} | ${g.met ? 'met' : 'NOT met'} |`);

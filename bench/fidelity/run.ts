@@ -17,6 +17,7 @@ import { boundaryKind } from './agents/boundary.js';
 import { hashlineKind } from './agents/hashline.js';
 import { referenceKind } from './agents/reference.js';
 import { findSources, pickTargets } from './corpus.js';
+import { definitionShares } from './definitions.js';
 import { boundaryGoals, cascadeCounts } from './cascade-report.js';
 import { chartSvg, countOutcomes, goals, markdown } from './report.js';
 import { Rng } from './rng.js';
@@ -78,10 +79,11 @@ async function main(): Promise<void> {
       },
       prepared,
     );
+    const shares = await definitionShares(REPO, kinds);
     const byKind = new Map<string, TaskTokens[]>();
     for (const r of results) {
       if (r.judged.outcome !== 'exact') continue;
-      const t = taskTokens(r);
+      const t = taskTokens(r, shares.get(r.kind) ?? 0);
       if (t) byKind.set(r.kind, [...(byKind.get(r.kind) ?? []), t]);
     }
     const floors = new Map(prepared.map((p) => [p.index, taskFloor(p.target, p.edit)]));

@@ -1,5 +1,8 @@
 // Agent cost: o200k tokens (gpt-tokenizer) of what the model sends (the tool arguments as JSON)
-// and reads back (the text blocks of the reply), per task: the read calls, then the edit call.
+// and reads back (the text blocks of the reply), per task: the read calls, then the edit call; plus
+// each call's share of the tool definitions the host sends on every turn (the agent's profile, or
+// the reference server's list, amortised over a conversation of CONVERSATION_CALLS calls), so a
+// saving per call cannot hide a cost in the definitions.
 // Beside each ratio, its floor: the least any line-addressed tool must move for the task (the
 // function's raw text, which the agent must see, and the raw text of the lines the edit writes).
 
@@ -17,12 +20,23 @@ export interface TaskTokens {
   readonly readReply: number;
   readonly editRequest: number;
   readonly editReply: number;
+  /** The task's calls times each call's share of the definitions. */
+  readonly definitions: number;
   readonly total: number;
+}
+
+/** The calls of the conversation the definitions are amortised over. */
+export const CONVERSATION_CALLS = 20;
+
+/** Each call's share of `definitionTokens` (the model-visible definitions and instructions, sent every turn). */
+export function perCallShare(definitionTokens: number): number {
+  return definitionTokens / CONVERSATION_CALLS;
 }
 
 const sum = (calls: readonly Call[] | undefined, f: (c: Call) => string) => (calls ?? []).reduce((s, c) => s + countTokens(f(c)), 0);
 
-export function taskTokens(r: TaskResult): TaskTokens | null {
+/** A task's tokens; `perCall`: each call's share of the definitions (perCallShare). */
+export function taskTokens(r: TaskResult, perCall = 0): TaskTokens | null {
   if (!r.read || !r.edit) return null;
   const t = {
     index: r.index,
@@ -31,8 +45,9 @@ export function taskTokens(r: TaskResult): TaskTokens | null {
     readReply: sum(r.read, (c) => c.reply),
     editRequest: sum(r.edit, (c) => c.request),
     editReply: sum(r.edit, (c) => c.reply),
+    definitions: Math.round((r.read.length + r.edit.length) * perCall),
   };
-  return { ...t, total: t.readRequest + t.readReply + t.editRequest + t.editReply };
+  return { ...t, total: t.readRequest + t.readReply + t.editRequest + t.editReply + t.definitions };
 }
 
 /**
@@ -58,6 +73,7 @@ export interface CostSummary {
   readonly readReply: number;
   readonly editRequest: number;
   readonly editReply: number;
+  readonly definitions: number;
   readonly total: number;
   /**
    * Per-task ratio to the anchor's tokens for the same task (absent for the anchor itself), and
@@ -88,6 +104,7 @@ export function costSummaries(byKind: Map<string, TaskTokens[]>, anchor: string,
       readReply: add((t) => t.readReply),
       editRequest: add((t) => t.editRequest),
       editReply: add((t) => t.editReply),
+      definitions: add((t) => t.definitions),
       total: add((t) => t.total),
     };
     if (kind === anchor) return base;

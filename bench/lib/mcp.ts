@@ -15,8 +15,8 @@ export interface McpSide {
   stderr(): string;
 }
 
-export async function connectStdio(command: string, args: string[], cwd: string, clientName = 'hashline-bench'): Promise<McpSide> {
-  const transport = new StdioClientTransport({ command, args, cwd, stderr: 'pipe', env: { ...process.env } as Record<string, string> });
+export async function connectStdio(command: string, args: string[], cwd: string, clientName = 'hashline-bench', env: Record<string, string> = {}): Promise<McpSide> {
+  const transport = new StdioClientTransport({ command, args, cwd, stderr: 'pipe', env: { ...process.env, ...env } as Record<string, string> });
   let err = '';
   transport.stderr?.on('data', (c: Buffer) => {
     if (err.length < 64 * 1024) err += c.toString();

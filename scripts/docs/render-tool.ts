@@ -17,7 +17,7 @@ import { createEngine, type Engine } from '../../src/tools/engine.js';
 import type { ToolDefinition } from '../../src/tools/tool.js';
 import { APP_TAG, CASES, FILES, type ToolCase } from './tool-cases.js';
 
-type Schema = { type?: string | string[]; description?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema; anyOf?: Schema[]; enum?: unknown[]; additionalProperties?: Schema | boolean; minItems?: number; maxItems?: number; default?: unknown; minimum?: number; maximum?: number };
+type Schema = { type?: string | string[]; description?: string; guide?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema; anyOf?: Schema[]; enum?: unknown[]; additionalProperties?: Schema | boolean; minItems?: number; maxItems?: number; default?: unknown; minimum?: number; maximum?: number };
 
 function typeOf(s: Schema): string {
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' \\| ');
@@ -41,7 +41,7 @@ function fieldRows(s: Schema, prefix = '', depth = 0): string[] {
   const props = s.properties ?? {};
   for (const [name, f] of Object.entries(props)) {
     const key = `${prefix}${name}`;
-    const desc = (f.description ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+    const desc = (f.guide ?? f.description ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
     rows.push(`| \`${key}\` | ${typeOf(f)} | ${(s.required ?? []).includes(name) ? 'yes' : 'no'} | ${desc}${limits(f)} |`);
     if (depth < 3) {
       if (f.type === 'object' && f.properties) rows.push(...fieldRows(f, `${key}.`, depth + 1));
@@ -140,6 +140,7 @@ export async function renderToolPage(tool: ToolDefinition, all: readonly ToolDef
     '',
     ...tool.description.split('\n').map((l) => `> ${l}`),
     '',
+    ...(tool.guide === undefined ? [] : ['## Usage', '', ...tool.guide.split('\n').flatMap((l) => [l, ''])]),
     '## Input',
     '',
     '| field | type | required | description |',

@@ -43,8 +43,8 @@ export const CASES: Record<string, ToolCases> = {
   fs_write: {
     example: { args: { targets: [{ path: 'src/new.ts', text: 'export const answer = 42;\n' }] } },
     errors: [
-      { args: { targets: [{ path: '../outside.txt', text: 'x' }] }, note: 'a path outside the root is a per-file warning; nothing is written' },
-      { args: { targets: [{ path: 'gen.ts', text: 'x\n' }] }, note: 'a file marked as generated is refused with a warning' },
+      { args: { targets: [{ path: 'notes.txt', text: 'ok\n' }, { path: '../outside.txt', text: 'x' }] }, note: 'a path outside the root is a per-file warning; the other targets are written (a batch in which nothing is written is an error)' },
+      { args: { targets: [{ path: 'notes.txt', text: 'ok\n' }, { path: 'gen.ts', text: 'x\n' }] }, note: 'a file marked as generated is refused with a warning' },
       { args: { targets: [] }, code: 'invalid_arguments', note: 'an empty batch' },
     ],
   },

@@ -4,6 +4,7 @@
 
 import path from 'node:path';
 import { mergeConfig, type EngineConfig } from '../core/config/config.js';
+import type { Durability } from '../core/config/config-schema.js';
 import { ConfigSource, locateConfig } from '../io/guard/config-file.js';
 import { createEngine as createEngineFromConfig, type Engine, type EngineOptions } from '../tools/engine.js';
 
@@ -32,6 +33,11 @@ export interface CreateEngineOptions {
   history?: string;
   /** The parent of the SQLite history's folder (default `$XDG_STATE_HOME`, else `~/.local/state`). */
   stateDir?: string;
+  /**
+   * `atomic` (default): temp file + rename, never torn by a crash of the process; `fsync`: also
+   * flushes file and directory, for hosts that must survive a power loss. Overrides `[write] durability`.
+   */
+  durability?: Durability;
 }
 
 function isEngineConfig(value: CreateEngineOptions | EngineConfig): value is EngineConfig {
@@ -55,6 +61,7 @@ export async function createEngine(arg: CreateEngineOptions | EngineConfig, inte
       readAllow: (arg.readAllow ?? []).map((p) => path.resolve(p)),
       readBlock: (arg.readBlock ?? []).map((p) => path.resolve(root, p)),
       history: arg.history,
+      durability: arg.durability,
     },
     configSource.initialDoc,
   );

@@ -1,8 +1,9 @@
 // `hashline history [PATH] [--json] [--limit N] [--show ID]`: what the durable history holds. With
 // PATH, the versions of that file, newest first; without, the root's recent changes. `--show ID`
-// prints the content of one version of PATH. Paths go through the guard: a file the read policy
+// prints the content of one version (of PATH, when given). Paths go through the guard: a file the read policy
 // refuses is listed without content and `--show` refuses it. Exit 0 ok, 1 refused, 2 usage.
 
+import { escapeControls } from '../core/text/terminal-safe.js';
 import type { ErrorCode } from '../core/errors/codes.js';
 import { toHashlineError } from '../core/errors/errors.js';
 import type { LogEntry } from '../core/history/history-store.js';
@@ -69,9 +70,14 @@ export async function historyCommand(argv: string[]): Promise<void> {
       const s = engine.history.status();
       return refuse('history_unavailable', `no durable history to list (${s.warning ?? `--history ${s.backend}`})`, json);
     }
-    const input = positionals[0];
+    let input = positionals[0];
+    if (input === undefined && show !== undefined) {
+      // the id names its version: its path goes through the guard like a given PATH
+      const found = await query.content(show);
+      if (found === undefined) return refuse('version_not_found', `no stored content with id ${show}`, json);
+      input = found.entry.path;
+    }
     if (input === undefined) {
-      if (show !== undefined) throw usageError('history', '--show needs the PATH of the version');
       const feed = await query.feed({ limit });
       process.stdout.write(json ? `${JSON.stringify(feed, null, 2)}\n` : feed.map((e) => `${row(engine, e, true)}\n`).join(''));
       return;
@@ -88,7 +94,8 @@ export async function historyCommand(argv: string[]): Promise<void> {
       if (!readable) return refuse('path_blocked', `\`${rp.display}\` is refused by the read policy: its content is not shown`, json);
       const found = await query.content(show);
       if (found === undefined || found.entry.path !== rp.real) return refuse('version_not_found', `no stored content with id ${show} for \`${rp.display}\``, json);
-      process.stdout.write(found.bytes);
+      // on a terminal, a stored version's control characters are shown escaped (piped: its bytes)
+      process.stdout.write(process.stdout.isTTY === true ? escapeControls(Buffer.from(found.bytes).toString('utf8')) : found.bytes);
       return;
     }
     const entries = await query.timeline(rp.real, { limit });

@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   hash: async () => (await import('./commands/hash.js')).hashCommand,
   history: async () => (await import('./history-command.js')).historyCommand,
   rollback: async () => (await import('./commands/rollback.js')).rollbackCommand,
+  config: async () => (await import('./client-config.js')).configCommand,
 };
 
 /** Servers exit 2 when they cannot start; the commands for people exit 1 when refused. */
@@ -74,7 +75,8 @@ export async function main(argv: string[]): Promise<void> {
       if (LOCAL_COMMANDS.has(cmd)) await (await import('./commands/local-engine.js')).closeLocalEngines();
     }
   } catch (e) {
-    const msg = isHashlineError(e) ? `[${e.code}] ${e.message}` : e instanceof Error ? e.message : String(e);
+    let msg = isHashlineError(e) ? `[${e.code}] ${e.message}` : e instanceof Error ? e.message : String(e);
+    if (LOCAL_COMMANDS.has(cmd)) msg = (await import('./commands/cli-wording.js')).cliWording(msg);
     process.stderr.write(`hashline: ${msg}\n`);
     process.exit(isUsageError(e) || SERVERS.has(cmd) ? 2 : 1);
   }

@@ -1,11 +1,14 @@
 // Parsing of the shared command-line flags into a validated engine configuration, the usage
 // errors every subcommand reports the same way (exit 2), and the rule for a missing --root.
 
+import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { mergeConfig, type EngineConfig } from '../core/config/config.js';
+import { DURABILITY_MODES, type Durability } from '../core/config/config-schema.js';
 import { HashlineError } from '../core/errors/errors.js';
+import { isWithin } from '../core/config/path-policy.js';
 import { ConfigSource, locateConfig } from '../io/guard/config-file.js';
 import { usageError } from './usage.js';
 
@@ -18,6 +21,8 @@ export const ENGINE_FLAGS = {
   config: { type: 'string' },
   tools: { type: 'string', multiple: true },
   history: { type: 'string' },
+  durability: { type: 'string' },
+  'unrestricted-file-access': { type: 'boolean' },
 } as const;
 
 type FlagSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
@@ -41,12 +46,33 @@ export function parseFlags<E extends FlagSpec>(command: string, argv: string[], 
   return { values: parsed.values as FlagValues, positionals: parsed.positionals };
 }
 
+/** The real path of `dir`, or `dir` itself when it cannot be resolved. */
+function realOrSelf(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/**
+ * Why `dir` may not be served unless --root names it (null: it may): it is `/`, the home directory,
+ * or a folder that holds the home directory (compared on real paths, so a link to them counts).
+ */
+export function unsafeRoot(dir: string, home: string = os.homedir()): string | null {
+  const real = realOrSelf(path.resolve(dir));
+  if (real === '/') return 'is `/`, the whole file system';
+  if (home === '') return null;
+  const realHome = realOrSelf(path.resolve(home));
+  if (real === realHome) return `is the home directory (${dir})`;
+  if (isWithin(realHome, real)) return `holds the home directory (${dir})`;
+  return null;
+}
+
 /** Why the working directory may not serve as the root without --root (null: it may). */
 export function unsafeDefaultRoot(cwd: string = process.cwd(), home: string = os.homedir()): string | null {
-  const dir = path.resolve(cwd);
-  if (dir === '/') return 'the working directory is `/`, the whole file system';
-  if (home !== '' && dir === path.resolve(home)) return `the working directory is the home directory (${dir})`;
-  return null;
+  const why = unsafeRoot(cwd, home);
+  return why === null ? null : `the working directory ${why}`;
 }
 
 /** The refusal a server without a root gives to every call (and to its start, where it has no client roots). */
@@ -54,6 +80,26 @@ export function noRootError(why: string): HashlineError {
   return new HashlineError(
     'invalid_arguments',
     `no root to serve: hashline was started without --root, the client offered no MCP roots, and ${why}. Restart it with --root DIR (the project folder), or from the project folder.`,
+  );
+}
+
+/** `--durability atomic|fsync`, checked here so a typo is a usage error (exit 2). */
+function durabilityFlag(value: string | undefined): Durability | undefined {
+  if (value === undefined) return undefined;
+  if ((DURABILITY_MODES as readonly string[]).includes(value)) return value as Durability;
+  throw usageError('mcp', `--durability takes ${DURABILITY_MODES.join(' or ')}, got \`${value}\``);
+}
+
+/** Why a root the client offers is refused (the reason from `unsafeRoot`), for the log and the refusal. */
+export function clientRootRefused(why: string): string {
+  return `the client's MCP root ${why}, refused (only --root may name it)`;
+}
+
+/** The refusal every call answers when each root the client offered was refused. */
+export function noSafeClientRoot(reasons: readonly string[]): HashlineError {
+  return new HashlineError(
+    'invalid_arguments',
+    `no root to serve: hashline was started without --root, and ${reasons.join('; ')}. Restart it with --root DIR (the project folder), or have the client offer the project folder as its root.`,
   );
 }
 
@@ -75,6 +121,8 @@ export function engineConfigFor(values: FlagValues, roots: readonly string[]): {
       readBlock: list('read-block').map((p) => path.resolve(root, p)),
       tools,
       history: v.history as string | undefined,
+      durability: durabilityFlag(v.durability as string | undefined),
+      unrestricted: v['unrestricted-file-access'] === true,
     },
     configSource.initialDoc,
   );

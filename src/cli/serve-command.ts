@@ -1,8 +1,11 @@
 // `hashline serve`: the HTTP file API and /mcp on fastify. Prints where it listens, where the token
-// is and a ready-to-paste MCP client configuration. Beyond loopback a token is required. SIGTERM
+// is and a ready-to-paste MCP client configuration. Without a token given (--token-file or
+// HASHLINE_TOKEN) a random one is made at start and printed, so no other local user can write
+// through the loopback port; `--no-token` serves without one, on loopback only. SIGTERM
 // and SIGINT stop accepting connections, let requests in flight finish (writes are temp + rename,
 // so one cut short leaves no torn file), close MCP sessions and exit 0.
 
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HashlineError } from '../core/errors/errors.js';
@@ -12,11 +15,13 @@ import { createHttpServer } from '../http/server.js';
 import { removeStaleSpools } from '../http/tar/tar-extract.js';
 import { createEngine, type Engine } from '../tools/engine.js';
 import { parseEngineArgs } from './options.js';
+import { clientConfig } from './client-config.js';
 
 const SERVE_FLAGS = {
   host: { type: 'string' },
   port: { type: 'string' },
   'token-file': { type: 'string' },
+  'no-token': { type: 'boolean' },
   'allowed-host': { type: 'string', multiple: true },
   'max-body-bytes': { type: 'string' },
   'disk-reserve-bytes': { type: 'string' },
@@ -36,7 +41,28 @@ function intFlag(values: Record<string, unknown>, name: string): number | undefi
   return Number(raw);
 }
 
-function readToken(file: string | undefined): { token: string | undefined; where: string } {
+interface TokenChoice {
+  token: string | undefined;
+  where: string;
+  /** True when the token was made at start: it is printed, since no one else knows it. */
+  generated: boolean;
+}
+
+function readToken(file: string | undefined, noToken: boolean, host: string): TokenChoice {
+  const env = process.env.HASHLINE_TOKEN;
+  const envToken = env !== undefined && env.trim() !== '' ? env.trim() : undefined;
+  if (noToken) {
+    if (file !== undefined || envToken !== undefined) {
+      throw new HashlineError('invalid_arguments', `--no-token contradicts ${file !== undefined ? '--token-file' : 'HASHLINE_TOKEN'}: give one or the other`);
+    }
+    if (!isLoopbackHost(host)) {
+      throw new HashlineError(
+        'invalid_arguments',
+        `refusing to listen on ${host} without a bearer token: anyone who can reach it could read and write under the root. --no-token is for loopback (127.0.0.1) only; give --token-file FILE, set HASHLINE_TOKEN, or drop --no-token to have a token made at start.`,
+      );
+    }
+    return { token: undefined, where: 'no token (--no-token): every local user can read and write under the root', generated: false };
+  }
   if (file !== undefined) {
     let token: string;
     try {
@@ -45,11 +71,17 @@ function readToken(file: string | undefined): { token: string | undefined; where
       throw new HashlineError('invalid_arguments', `cannot read --token-file \`${file}\`: ${(e as Error).message}`);
     }
     if (token === '') throw new HashlineError('invalid_arguments', `--token-file \`${file}\` is empty`);
-    return { token, where: `the bearer token is in ${file}` };
+    return { token, where: `the bearer token is in ${file}`, generated: false };
   }
-  const env = process.env.HASHLINE_TOKEN;
-  if (env !== undefined && env.trim() !== '') return { token: env.trim(), where: 'the bearer token is in the environment variable HASHLINE_TOKEN' };
-  return { token: undefined, where: 'no token is needed on loopback' };
+  if (envToken !== undefined) return { token: envToken, where: 'the bearer token is in the environment variable HASHLINE_TOKEN', generated: false };
+  if (!isLoopbackHost(host)) {
+    throw new HashlineError(
+      'invalid_arguments',
+      `refusing to listen on ${host} without a bearer token: anyone who can reach it could read and write under the root. Give --token-file FILE or set HASHLINE_TOKEN, or listen on 127.0.0.1.`,
+    );
+  }
+  const token = randomBytes(24).toString('base64url');
+  return { token, where: 'no token was given, so one was made for this run (--no-token serves without one, on loopback only)', generated: true };
 }
 
 function historyLine(engine: Engine): string {
@@ -63,13 +95,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const host = (values.host as string | undefined) ?? '127.0.0.1';
   const port = intFlag(values, 'port') ?? 9000;
   if (port > 65535) throw new HashlineError('invalid_arguments', `--port must be at most 65535, got ${port}`);
-  const { token, where } = readToken(values['token-file'] as string | undefined);
-  if (token === undefined && !isLoopbackHost(host)) {
-    throw new HashlineError(
-      'invalid_arguments',
-      `refusing to listen on ${host} without a bearer token: anyone who can reach it could read and write under the root. Give --token-file FILE or set HASHLINE_TOKEN, or listen on 127.0.0.1.`,
-    );
-  }
+  const { token, where, generated } = readToken(values['token-file'] as string | undefined, values['no-token'] === true, host);
   const limits: Partial<HttpLimits> = {};
   const set = (k: keyof HttpLimits, flag: string) => {
     const v = intFlag(values, flag);
@@ -101,25 +127,26 @@ export async function serveCommand(argv: string[]): Promise<void> {
       hashline: {
         type: 'http',
         url: `${url}/mcp`,
-        ...(token === undefined ? {} : { headers: { Authorization: 'Bearer <token>' } }),
+        ...(token === undefined ? {} : { headers: { Authorization: `Bearer ${generated ? token : '<token>'}` } }),
       },
     },
   };
-  const cli = path.resolve(process.argv[1] ?? 'dist/cli/main.js');
-  const stdioConfig = { mcpServers: { hashline: { command: 'node', args: [cli, 'mcp', '--root', engine.guard.root] } } };
+  const stdio = clientConfig({ client: 'claude-desktop', root: engine.guard.root });
   process.stdout.write(
     [
       `hashline ${engine.guard.root}: serving on ${url}`,
       `  files: ${url}/v1/fs/file  trees: ${url}/v1/fs/tar  MCP: ${url}/mcp  schema: ${url}/v1/schema`,
-      `  console: ${url}/ (${token === undefined ? 'open on loopback' : 'log in with the token'})`,
+      `  console: ${url}/ (${token === undefined ? 'open on loopback' : generated ? 'log in with the token below' : 'log in with the token'})`,
       `  auth: ${where}`,
+      ...(generated ? [`  token: ${token}`] : []),
       `  history: ${historyLine(engine)}`,
       '',
       'MCP client configuration (Streamable HTTP):',
       JSON.stringify(httpConfig, null, 2),
       '',
       'or over stdio, without the daemon:',
-      JSON.stringify(stdioConfig, null, 2),
+      stdio.text,
+      ...(stdio.note ? [`(${stdio.note})`] : []),
       '',
     ].join('\n'),
   );

@@ -1,12 +1,14 @@
 // Structured documents for selectors: JSON, JSONC, YAML and TOML parsed into plain values, with the
 // parse errors (line and column) and, where the parser keeps them, the source range of a selected
 // value. JSON is read leniently (comments and trailing commas, as tsconfig.json has them); a YAML
-// file of several documents is addressed as an array of its documents; TOML keeps no positions.
+// file of several documents is addressed as an array of its documents; TOML's parser keeps no
+// positions, so its ranges come from a scan of the text (toml-ranges.ts).
 
 import { getNodeValue, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { arrayIndex } from './json-pointer.js';
+import { tomlRangeOf } from './toml-ranges.js';
 
 export const DOCUMENT_FORMATS = ['json', 'jsonc', 'toml', 'yaml'] as const;
 export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
@@ -157,7 +159,13 @@ function parseYamlDoc(text: string): ParsedDocument {
 
 function parseTomlDoc(text: string): ParsedDocument {
   try {
-    return { format: 'toml', value: plain(parseToml(text, { integersAsBigInt: 'asNeeded' })), errors: [], rangeOf: () => undefined };
+    const value = plain(parseToml(text, { integersAsBigInt: 'asNeeded' }));
+    const at = positions(text);
+    const rangeOf = (tokens: readonly string[]): SourceRange | undefined => {
+      const r = tomlRangeOf(text, tokens);
+      return r ? { start: at(r.start), end: at(r.end) } : undefined;
+    };
+    return { format: 'toml', value, errors: [], rangeOf };
   } catch (e) {
     const err = e as TomlError;
     const line = err instanceof TomlError ? err.line : 1;

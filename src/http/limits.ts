@@ -11,8 +11,10 @@ export interface HttpLimits {
   readonly maxTarMembers: number;
   /** Most uncompressed bytes one tar may hold (413 above). */
   readonly maxTarBytes: number;
-  /** Most concurrent MCP sessions on /mcp; the least recently used is closed beyond it. */
+  /** Most concurrent MCP sessions on /mcp; past it an idle one is closed for a new one, else the new one gets 429. */
   readonly maxMcpSessions: number;
+  /** A session unused this long (no request in flight, none for this long) may be closed for a new one. */
+  readonly mcpSessionIdleMs: number;
   /** A request body with no byte for this long is refused (408); 0: no limit. */
   readonly bodyIdleTimeoutMs: number;
   /** A request body must arrive whole within this long (408); 0: no limit. */
@@ -27,6 +29,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
   maxTarMembers: 100_000,
   maxTarBytes: 8 * 1024 * 1024 * 1024,
   maxMcpSessions: 64,
+  mcpSessionIdleMs: 15 * 60_000,
   bodyIdleTimeoutMs: 30_000,
   requestTimeoutMs: 10 * 60_000,
   lockTimeoutMs: 10_000,

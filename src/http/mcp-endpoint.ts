@@ -1,8 +1,10 @@
 // /mcp: the same tools as `hashline mcp`, over the SDK's Streamable HTTP transport. Stateful: an
 // `initialize` POST opens a session (its own SDK Server and transport, keyed by the
 // `mcp-session-id` the transport issues); later requests carry that header; DELETE ends it. Sessions
-// are kept in memory, at most `maxSessions` (the least recently used is closed beyond that), and all
-// are closed when the daemon shuts down. A call whose HTTP request closes before its answer is
+// are kept in memory, at most `maxSessions`: past that, a new session takes the place of the least
+// recently used one idle for `idleMs` (no request in flight, none for that long), and when none is
+// idle it is refused with 429, so no client can close the sessions (and preview receipts) of clients
+// at work by opening many. All are closed when the daemon shuts down. A call whose HTTP request closes before its answer is
 // cancelled. Host, Origin and bearer checks run before this (server.ts).
 
 import { randomUUID } from 'node:crypto';
@@ -10,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { mcpSessionsFull } from '../core/messages/http.js';
 import { createMcpServer } from '../mcp/server.js';
 import type { Engine } from '../tools/engine.js';
 import type { ToolDefinition } from '../tools/tool.js';
@@ -18,6 +21,8 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
   lastUsed: number;
+  /** Requests of the session in flight (an open event stream included). */
+  active: number;
 }
 
 /** The ids of the JSON-RPC requests in a POST body (one message or a batch). */
@@ -51,11 +56,15 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
 
 export class McpSessions {
   private readonly sessions = new Map<string, Session>();
+  /** Sessions being opened: they hold a slot before their id exists. */
+  private opening = 0;
 
   constructor(
     private readonly engine: Engine,
     private readonly tools: readonly ToolDefinition[],
     private readonly maxSessions: number,
+    private readonly idleMs: number,
+    private readonly now: () => number = Date.now,
   ) {}
 
   get size(): number {
@@ -68,36 +77,58 @@ export class McpSessions {
     if (typeof sid === 'string') {
       const s = this.sessions.get(sid);
       if (!s) return jsonRpcError(res, 404, -32001, 'Session not found');
-      s.lastUsed = Date.now();
+      s.lastUsed = this.now();
+      s.active++;
+      res.once('close', () => {
+        s.active--;
+        s.lastUsed = this.now();
+      });
       cancelOnClose(s.transport, res, body);
       return s.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: No valid session ID provided');
     }
-    await this.evict();
-    const server = createMcpServer(this.engine, this.tools);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server, lastUsed: Date.now() });
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    const evicted = this.makeRoom();
+    if (evicted === null) {
+      res.setHeader('retry-after', String(Math.max(1, Math.ceil(this.idleMs / 1000 / 10))));
+      return jsonRpcError(res, 429, -32000, mcpSessionsFull(this.maxSessions, this.idleMs));
+    }
+    this.opening++;
+    try {
+      await Promise.all(evicted.map((s) => s.server.close().catch(() => undefined)));
+      const server = createMcpServer(this.engine, this.tools);
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          this.sessions.set(id, { transport, server, lastUsed: this.now(), active: 0 });
+        },
+      });
+      transport.onclose = () => {
+        if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
+      };
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      this.opening--;
+    }
   }
 
-  private async evict(): Promise<void> {
-    while (this.sessions.size >= this.maxSessions && this.sessions.size > 0) {
-      let oldest: [string, Session] | undefined;
-      for (const entry of this.sessions) if (!oldest || entry[1].lastUsed < oldest[1].lastUsed) oldest = entry;
-      if (!oldest) return;
-      this.sessions.delete(oldest[0]);
-      await oldest[1].server.close().catch(() => undefined);
-    }
+  /**
+   * Frees a slot for a new session, synchronously (so sessions opened at once cannot all pass):
+   * the sessions taken out to be closed, or null when every slot is held by a session in use.
+   */
+  private makeRoom(): Session[] | null {
+    const need = this.sessions.size + this.opening + 1 - this.maxSessions;
+    if (need <= 0) return [];
+    const at = this.now();
+    const idle = [...this.sessions]
+      .filter(([, s]) => s.active === 0 && at - s.lastUsed >= this.idleMs)
+      .sort((x, y) => x[1].lastUsed - y[1].lastUsed)
+      .slice(0, need);
+    if (idle.length < need) return null;
+    for (const [id] of idle) this.sessions.delete(id);
+    return idle.map(([, s]) => s);
   }
 
   async closeAll(): Promise<void> {

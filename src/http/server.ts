@@ -21,6 +21,7 @@ import { installFastFileGet } from './file/fast-file-get.js';
 import { readFileWindow } from './file/file-read.js';
 import { writeFileFromRequest } from './file/file-write.js';
 import { hostPolicy } from './host-check.js';
+import { idleReaper } from './idle-reaper.js';
 import { type HttpLimits, resolveLimits } from './limits.js';
 import type { McpSessions } from './mcp-endpoint.js';
 import { openApiDocument } from './openapi.js';
@@ -101,22 +102,23 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     (mcpLoading ??= (async () => {
       const { McpSessions } = await import('./mcp-endpoint.js');
       const tools = typeof options.tools === 'function' ? await options.tools() : options.tools;
-      return (mcp = new McpSessions(engine, tools, limits.maxMcpSessions));
+      return (mcp = new McpSessions(engine, tools, limits.maxMcpSessions, limits.mcpSessionIdleMs));
     })());
   const open = new Set(ROUTE_SPECS.filter((s) => !s.auth).map((s) => s.url));
   const client = httpClientId(options.token);
   let busy = 0;
-  /** Requests counted as busy (the console's event streams are not: they stay open while watched). */
-  const counted = new WeakSet<FastifyRequest>();
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
   app.addHook('onRequest', async (request, reply) => {
     const url = request.url.split('?', 1)[0]!;
+    // counted until the response closes, which it does whether it was sent or its client went away
+    // (an aborted request never reaches onResponse); the console's event streams are not counted,
+    // they stay open while watched
     if (url !== '/console/api/events') {
       busy++;
-      counted.add(request);
+      reply.raw.once('close', () => busy--);
     }
     reply.header(VERSION_HEADER, VERSION);
     const host = request.headers.host;
@@ -134,10 +136,9 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
     await engine.refreshConfig();
     return undefined;
   });
-  app.addHook('onResponse', async (request) => {
-    if (counted.has(request)) busy--;
-  });
   let closing = false;
+  // a shutdown waits for the requests in flight, not for idle connections
+  const reaper = idleReaper(app.server);
   if (options.fastFileGet ?? !options.logger) {
     installFastFileGet(app.server, {
       engine,
@@ -152,6 +153,7 @@ export async function createHttpServer(engine: Engine, options: HttpServerOption
   let consoleHandle: ConsoleHandle | undefined;
   app.addHook('preClose', async () => {
     closing = true;
+    reaper.start();
     consoleHandle?.close();
     await mcp?.closeAll();
   });

@@ -24,8 +24,9 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fchownSync, fsync as fsyncCallback, linkSync, lstatSync, openSync, promises as fsp, readlinkSync, renameSync, unlinkSync, write as writeCallback, writeSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { errnoText, HashlineError } from '../core/errors/errors.js';
+import { errnoText, HashlineError, errnoDetails } from '../core/errors/errors.js';
 import { linkSwapped } from '../core/messages/guard.js';
+import { tempName } from '../core/own-names.js';
 import { selfIdentity } from './locks/lock-owner.js';
 import type { PathGuard, ResolvedPath } from './guard/path-guard.js';
 
@@ -34,7 +35,7 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Create missing parent directories (inside the guard's scope). Default false. */
   createParents?: boolean;
-  /** fsync the file and its directory. Default true. */
+  /** fsync the file and its directory. Default: the guard's durability (`fsync` mode: true; `atomic`: false). */
   durable?: boolean;
   /**
    * fsync the directory after the rename (default: when durable). A caller writing many files into
@@ -63,8 +64,6 @@ export interface AtomicWriteResult {
   madeDirs: string[];
 }
 
-export const TEMP_MARKER = '.hashline-tmp-';
-
 /** Random per process (and per worker thread), so names of different processes never meet. */
 // A temp name carries its writer's pid and start time (`<pid>.<start>.<random>`), so a takeover of a
 // dead writer's lock removes that writer's temps and never those of a live upload (lock-file.ts).
@@ -77,7 +76,7 @@ let tempCounter = 0;
  * O_EXCL and O_NOFOLLOW anyway, so a name that exists is an error, never a write through it).
  */
 export function tempNameFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}${TEMP_MARKER}${tempPrefix}${(tempCounter++).toString(36)}`);
+  return path.join(path.dirname(target), tempName(path.basename(target), `${tempPrefix}${(tempCounter++).toString(36)}`));
 }
 
 function abortIfNeeded(signal: AbortSignal | undefined): void {
@@ -116,7 +115,7 @@ export function openAnchoredDir(guard: PathGuard, dir: string, display: string, 
       throw new HashlineError('not_found', `cannot write \`${display}\`: its parent directory does not exist`, { cause: e });
     }
     if (code === 'ELOOP' || code === 'ENOTDIR') throw new HashlineError('link_swapped', linkSwapped(display), { cause: e });
-    throw new HashlineError('io_error', `failed to write \`${display}\`: ${errnoText(e)}`, { cause: e });
+    throw new HashlineError('io_error', `failed to write \`${display}\`: ${errnoText(e)}`, { details: errnoDetails(e), cause: e });
   }
   if (!HAS_PROC_FD) return { fd, prefix: dir };
   let actual: string;
@@ -239,6 +238,7 @@ export async function writeAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<AtomicWriteResult> {
   abortIfNeeded(options.signal);
+  const durable = options.durable ?? guard.durable;
   const target = rp.real;
   const dir = path.dirname(target);
   const name = path.basename(target);
@@ -258,14 +258,14 @@ export async function writeAtomic(
     // first returns to its caller (which may compute meanwhile)
     const bytes = data instanceof Uint8Array ? writeBufferSync(fd, data) : await writeStream(fd, data, options.signal);
     let mode = applyOwnerAndMode(fd, existing, options);
-    if (options.durable !== false) await fsyncFd(fd);
+    if (durable) await fsyncFd(fd);
     const commit = async (): Promise<AtomicWriteResult> => {
       if (options.commit) {
         // the target may have changed while the data was written: check it again, inside the wrapper
         const now = inspectTarget(targetPath, rp, options);
         if (!sameOwnerAndMode(now, existing)) {
           mode = applyOwnerAndMode(tempFd, now, options);
-          if (options.durable !== false) await fsyncFd(tempFd);
+          if (durable) await fsyncFd(tempFd);
         }
         existing = now;
       }
@@ -277,7 +277,7 @@ export async function writeAtomic(
         try {
           linkSync(tempPath!, targetPath);
         } catch (e) {
-          throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { cause: e });
+          throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { details: errnoDetails(e), cause: e });
         }
         unlinkSync(tempPath!);
       } else {
@@ -285,7 +285,7 @@ export async function writeAtomic(
       }
       renamed = true;
       // best effort: some file systems refuse fsync on directories
-      if (options.durable !== false && options.syncDirectory !== false) await fsyncFd(anchored!.fd).catch(() => undefined);
+      if (durable && options.syncDirectory !== false) await fsyncFd(anchored!.fd).catch(() => undefined);
       return { created: existing === null, mode, bytes, madeDirs };
     };
     return options.commit ? await options.commit(commit) : await commit();
@@ -296,7 +296,7 @@ export async function writeAtomic(
       for (const d of madeDirs.reverse()) await fsp.rmdir(d).catch(() => undefined);
     }
     if (e instanceof HashlineError) throw e;
-    throw new HashlineError('io_error', `failed to write \`${rp.display}\`: ${errnoText(e)}`, { cause: e });
+    throw new HashlineError('io_error', `failed to write \`${rp.display}\`: ${errnoText(e)}`, { details: errnoDetails(e), cause: e });
   } finally {
     if (options.parent === undefined) closeQuietly(anchored?.fd);
   }

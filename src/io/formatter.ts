@@ -2,9 +2,12 @@
 // candidate in and takes what the program prints; `in_place` mode writes it to a staged copy (same
 // base name, in a private temporary directory), lets the program rewrite that copy, and reads it
 // back. No shell: the configured argv is run as it is (a relative program path with a `/` is
-// resolved against the root; a bare name is looked up on PATH). A missing program, a non-zero
-// exit, a timeout, an empty result for a non-empty file or an oversized one is `format_failed`
-// with the end of the program's stderr; nothing is downloaded.
+// resolved against the root; a bare name is looked up on PATH). Right before each start the
+// program must lie where no tool or route can write (io/program-check.ts: outside every root and
+// writable allow-list entry); it runs by its real path, with a scrubbed environment (no token, no
+// history URL), in its own process group, killed whole at the time limit. A refused or missing
+// program, a non-zero exit, a timeout, an empty result for a non-empty file or an oversized one
+// is `format_failed` with the end of the program's stderr; nothing is downloaded.
 
 import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
@@ -13,6 +16,9 @@ import path from 'node:path';
 import { formatterArgv } from '../core/config/format-select.js';
 import type { FormatterSpec } from '../core/config/config-schema.js';
 import { HashlineError } from '../core/errors/errors.js';
+import { formatterNotFound, formatterRefused } from '../core/messages/patch.js';
+import type { PathGuard } from './guard/path-guard.js';
+import { checkProgram } from './program-check.js';
 
 /** Stderr kept for the error (its last bytes). */
 export const FORMAT_STDERR_BYTES = 4096;
@@ -25,6 +31,8 @@ export interface FormatRequest {
   /** The path shown in messages. */
   readonly display: string;
   readonly root: string;
+  /** The guard in force: where tools can write, which the program must not be. */
+  readonly guard: PathGuard;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -34,15 +42,32 @@ function failed(spec: FormatterSpec, req: FormatRequest, why: string, details: R
   });
 }
 
-function program(spec: FormatterSpec, root: string): string {
-  const p = spec.command[0]!;
-  return p.includes('/') && !path.isAbsolute(p) ? path.resolve(root, p) : p;
+/** Kills the program and whatever it started (its process group). */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 /** Runs argv with `input` on stdin; resolves to stdout when it exits 0. */
 function run(spec: FormatterSpec, req: FormatRequest, argv: string[], input: Uint8Array): Promise<Buffer> {
+  const checked = checkProgram(req.guard, argv, req.root);
+  if (!checked.ok) {
+    const why = checked.reason === 'missing' ? formatterNotFound(checked.what) : formatterRefused(checked.what, checked.reason === 'launcher' ? 'launcher' : 'writable');
+    return Promise.reject(failed(spec, req, why, { reason: checked.reason }));
+  }
   return new Promise((resolve, reject) => {
-    const child = spawn(program(spec, req.root), argv.slice(1), { cwd: req.root, stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true });
+    const child = spawn(checked.file, argv.slice(1), {
+      cwd: req.root,
+      env: checked.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      shell: false,
+      windowsHide: true,
+      detached: true,
+    });
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = Buffer.alloc(0);
@@ -53,7 +78,7 @@ function run(spec: FormatterSpec, req: FormatRequest, argv: string[], input: Uin
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onAbort);
       if (e) {
-        child.kill('SIGKILL');
+        killGroup(child.pid);
         reject(e);
       } else resolve(value!);
     };
@@ -62,9 +87,8 @@ function run(spec: FormatterSpec, req: FormatRequest, argv: string[], input: Uin
     const onAbort = () => finish(new HashlineError('aborted', 'aborted'));
     req.signal?.addEventListener('abort', onAbort, { once: true });
     child.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') {
-        finish(failed(spec, req, `the program \`${spec.command[0]}\` was not found (formatters are never downloaded: install it, or change [format] in the configuration)`, { reason: 'missing' }));
-      } else finish(failed(spec, req, `it could not be started: ${e.message}`, { reason: e.code }));
+      if (e.code === 'ENOENT') finish(failed(spec, req, formatterNotFound(spec.command[0]!), { reason: 'missing' }));
+      else finish(failed(spec, req, `it could not be started: ${e.message}`, { reason: e.code }));
     });
     child.stdout.on('data', (c: Buffer) => {
       outBytes += c.length;

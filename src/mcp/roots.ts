@@ -3,7 +3,9 @@
 // (absolute paths inside any root are admitted, relative ones resolve against the first), and
 // follows `notifications/roots/list_changed`. A client that offers no roots gets the working
 // directory, unless that is `/` or the home directory: then every call answers a coded error
-// naming --root, and nothing is served.
+// naming --root, and nothing is served. A client root that is `/`, the home directory or a folder
+// holding it is refused the same way (skipped with a log line; when no root is left, every call
+// answers the refusal), at start and on each change: only --root may name such a folder.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +21,10 @@ export interface RootsBindingOptions {
   cwd: string;
   /** Why the working directory may not be used (null: it may); the refusal every call then answers. */
   refuseCwd: HashlineError | null;
+  /** Why a client root may not be served (null: it may); such roots are skipped. */
+  refuseRoot?(dir: string): string | null;
+  /** The refusal every call answers when each root the client offered was refused (the reasons from `refuseRoot`). */
+  noSafeRoot?(reasons: readonly string[]): HashlineError;
   /** How long `roots/list` may take before the client is taken to offer none. */
   timeoutMs?: number;
   log(line: string): void;
@@ -82,21 +88,39 @@ export class RootsBinding {
     this.current = p;
   }
 
-  private async listRoots(): Promise<string[] | null> {
+  /** The client's usable roots (null: it offers none), with the reasons of those refused. */
+  private async listRoots(): Promise<{ roots: string[]; refused: string[] } | null> {
     const server = this.server!;
     if (!server.getClientCapabilities()?.roots) return null;
+    let listed: string[];
     try {
       const { roots } = await server.listRoots(undefined, { timeout: this.options.timeoutMs ?? 10_000 });
-      return rootPaths(roots, this.options.log);
+      listed = rootPaths(roots, this.options.log);
     } catch (e) {
       this.options.log(`roots/list failed: ${toHashlineError(e).message}`);
       return null;
     }
+    const roots: string[] = [];
+    const refused: string[] = [];
+    for (const dir of listed) {
+      const why = this.options.refuseRoot?.(dir) ?? null;
+      if (why === null) roots.push(dir);
+      else {
+        refused.push(why);
+        this.options.log(why);
+      }
+    }
+    return { roots, refused };
   }
 
   private async start(): Promise<void> {
-    const roots = await this.listRoots();
-    if (roots !== null && roots.length > 0) {
+    const listed = await this.listRoots();
+    const roots = listed?.roots ?? null;
+    if (listed !== null && roots!.length === 0 && listed.refused.length > 0 && this.options.noSafeRoot) {
+      const refusal = this.options.noSafeRoot(listed.refused);
+      this.settle(Promise.reject(refusal));
+      this.options.log(refusal.message);
+    } else if (roots !== null && roots.length > 0) {
       this.settle(this.options.build(roots));
       this.options.log(`roots from the client: ${roots.join(', ')}`);
     } else if (this.options.refuseCwd) {
@@ -110,7 +134,7 @@ export class RootsBinding {
   }
 
   private async rootsChanged(): Promise<void> {
-    const roots = await this.listRoots();
+    const roots = (await this.listRoots())?.roots ?? null;
     if (roots === null || roots.length === 0) {
       this.options.log('roots/list_changed: the client now lists no usable root; keeping the roots in force');
       return;

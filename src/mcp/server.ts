@@ -15,7 +15,7 @@ import { BATCH_LIMIT_PARAM } from '../tools/boundary/boundary-batch.js';
 import { engineForCall, type Engine } from '../tools/engine.js';
 import { PROCESS_SESSION_ID, type CallContext, type ToolDefinition } from '../tools/tool.js';
 import { isLazyTool, prefetchLazyTools, type LazyTool } from '../tools/tool-loaders.js';
-import { INSTRUCTIONS } from './instructions.js';
+import { instructionsFor } from './instructions.js';
 import { fitReply } from './reply-fit.js';
 import { bundledListing, listTools, toolListing, type ToolListing } from './tool-listing.js';
 import { VERSION } from '../version.js';
@@ -30,8 +30,13 @@ function errorPayload(e: HashlineError) {
   };
 }
 
-function errorResult(tool: ToolDefinition, e: HashlineError): CallToolResult {
-  if (tool.family === 'boundary') {
+function errorResult(tool: Pick<ToolDefinition, 'family'>, e: HashlineError): CallToolResult {
+  return toolErrorResult(tool.family, e);
+}
+
+/** A coded error as the result of a tool of `family`: the boundary envelope, or the hashline family's `{ error }`. */
+export function toolErrorResult(family: ToolDefinition['family'], e: HashlineError): CallToolResult {
+  if (family === 'boundary') {
     const envelope = errorEnvelope(e);
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope };
   }
@@ -140,9 +145,11 @@ async function listServed(tools: readonly ServedTool[]): Promise<ToolListing[]> 
 const PREFETCH_DELAY_MS = 20;
 
 export function createMcpServer(engine: EngineSource, tools: readonly ServedTool[]): Server {
+  // the instructions name only the tools listed
+  const instructions = instructionsFor(tools.map((t) => t.name));
   const server = new Server(
     { name: 'hashline', version: VERSION },
-    { capabilities: { tools: {} }, instructions: typeof engine === 'function' ? INSTRUCTIONS : withHistoryNote(INSTRUCTIONS, engine) },
+    { capabilities: { tools: {} }, instructions: typeof engine === 'function' ? instructions : withHistoryNote(instructions, engine) },
   );
   const byName = new Map(tools.map((t) => [t.name, t]));
   // stdio has no session id: one per server, so the log tells this client's calls from another's

@@ -1,16 +1,21 @@
 // MCP over stdio with a size limit that keeps the session: a request over the limit is skipped up
-// to its newline and answered with a JSON-RPC error (the SDK's own transport closes the connection
-// instead), and a reply over the limit is replaced by an error naming the limit (only a reply of
+// to its newline and answered (the SDK's own transport closes the connection instead): a tools/call
+// with its tool's own error result (`too_large`: the boundary envelope, or the hashline `{ error }`),
+// anything else with a JSON-RPC error; and a reply over the limit is replaced by an error naming the limit (only a reply of
 // a tool that changes nothing can get there: the others are fitted first, see reply-fit.ts).
 
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_MESSAGE_BYTES } from '../core/config/config.js';
+import { HashlineError } from '../core/errors/errors.js';
 import { carriesLongText, encodeSharingStrings } from './shared-stringify.js';
 import { TopLevelIdScanner } from './top-level-id.js';
 
 const MiB = 1024 * 1024;
+
+/** The result of a call of tool `name` that failed with `error`; undefined when no such tool is served. */
+export type CallErrorResult = (name: string, error: HashlineError) => Record<string, unknown> | undefined;
 
 
 export class LimitedStdioTransport implements Transport {
@@ -29,6 +34,7 @@ export class LimitedStdioTransport implements Transport {
     private readonly input: Readable = process.stdin,
     private readonly output: Writable = process.stdout,
     private readonly limit: number = MAX_MESSAGE_BYTES,
+    private readonly callError?: CallErrorResult,
   ) {}
 
   async start(): Promise<void> {
@@ -75,9 +81,11 @@ export class LimitedStdioTransport implements Transport {
     const id = scanner.id ?? null;
     const message = `request of ${size} bytes exceeds the ${this.limit / MiB} MiB message limit; split it into smaller calls (fewer files or smaller text per call)`;
     process.stderr.write(`hashline: ${message}\n`);
-    if (id !== null) {
-      void this.send({ jsonrpc: '2.0', id, error: { code: -32600, message, data: { code: 'too_large' } } });
-    }
+    if (id === null) return;
+    const tool = scanner.method === 'tools/call' ? scanner.toolName : undefined;
+    const result = tool === undefined ? undefined : this.callError?.(tool, new HashlineError('too_large', message, { details: { size, limit: this.limit } }));
+    if (result !== undefined) void this.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage);
+    else void this.send({ jsonrpc: '2.0', id, error: { code: -32600, message, data: { code: 'too_large' } } });
   }
 
   private dispatch(line: string): void {

@@ -7,6 +7,7 @@
 
 import * as z from 'zod';
 import type { ToolDefinition } from '../tools/tool.js';
+import { compactOutputSchema, listedInputSchema } from '../tools/schema-compact.js';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
 
@@ -33,16 +34,21 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return out;
 }
 
+/** The coded error as listed: its two fields a caller always reads (the others are allowed, not spelled out). */
+const LISTED_ERROR: JsonSchema = { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } };
+
+/** How many levels of a tool's own result the listed output schema spells out (`results[].path` is 3). */
+const OUTPUT_DEPTH = 1;
+
 /** The output schema a client sees: hashline tools gain an optional `error`; boundary tools the envelope. */
 function outputSchemaFor(tool: ToolDefinition): JsonSchema {
-  const own = jsonSchema(tool.output, 'output');
-  const error = jsonSchema(ErrorShape, 'output');
+  const own = compactOutputSchema(jsonSchema(tool.output, 'output'), OUTPUT_DEPTH) as JsonSchema;
+  const error = LISTED_ERROR;
   if (tool.family === 'boundary') {
     return {
       type: 'object',
       properties: { ok: { type: 'boolean' }, data: own, error },
       required: ['ok'],
-      additionalProperties: false,
     };
   }
   // A result is either the tool's own shape or a coded error: the tool's required fields apply
@@ -61,9 +67,10 @@ export function toolListing(tool: ToolDefinition): ToolListing {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: jsonSchema(tool.input, 'input') as { type: 'object' },
+    inputSchema: listedInputSchema(tool.input) as { type: 'object' },
     outputSchema: outputSchemaFor(tool) as { type: 'object' },
-    annotations: { title: tool.title, ...tool.annotations },
+    // the title is said once, at the top (annotations.title is its older place)
+    annotations: { ...tool.annotations },
   };
 }
 

@@ -4,6 +4,8 @@
 // lists are applied by building a new guard (the command line's lists always stay).
 
 import { mergeLists, type EngineConfig } from '../core/config/config.js';
+import type { GuardLists } from '../core/config/config-schema.js';
+import { combineRootLists, listsAt } from '../core/config/root-lists.js';
 import { withOrigin } from '../core/history/bound-history.js';
 import type { HistoryOrigin, HistoryStore } from '../core/history/history-store.js';
 import { EditJournal } from '../core/merge/edit-journal.js';
@@ -11,6 +13,7 @@ import { ReceiptBook } from '../core/receipt-book.js';
 import { ConfigSource, DEFAULT_CONFIG_NAME, type ConfigState } from '../io/guard/config-file.js';
 import { LockManager } from '../io/locks/file-lock.js';
 import { openHistory } from '../io/history/open-history.js';
+import { stateDirFor } from '../io/history/history-file.js';
 import type { SqliteModule } from '../io/history/node-sqlite.js';
 import { PathGuard } from '../io/guard/path-guard.js';
 import { SqlValidator } from '../io/sql/sql-worker.js';
@@ -59,6 +62,12 @@ export interface EngineOptions {
   seal?: readonly string[];
   /** The clock of time-bound state (preview receipts); tests inject one. */
   clock?: () => number;
+  /**
+   * The configuration file of a further root (an MCP client's): its lists govern that root's paths
+   * and it is followed like the first root's; may throw `config_invalid`. Unset: only the first
+   * root's file (or the one named by --config) applies.
+   */
+  rootConfig?: (root: string) => ConfigSource;
   /** Sweep dead lock files under the root at start (default true; a one-shot command skips it). */
   sweepLocks?: boolean;
 }
@@ -66,19 +75,47 @@ export interface EngineOptions {
 export async function createEngine(config: EngineConfig, options: EngineOptions = {}): Promise<Engine> {
   const source = options.configSource ?? ConfigSource.fixed();
   let roots: readonly string[] = [config.root, ...(config.roots ?? [])];
+  // With options.rootConfig every root has its own configuration file (the first root's is `source`),
+  // and each file's lists govern its own root's paths; without it, `source` governs every root.
+  const sourcesFor = (list: readonly string[], known: ReadonlyMap<string, ConfigSource>): Map<string, ConfigSource> =>
+    new Map(options.rootConfig ? list.map((r) => [r, known.get(r) ?? (r === config.root ? source : options.rootConfig!(r))] as const) : []);
+  let sources = sourcesFor(roots, new Map());
   // The configuration file in use and the default one at each root are the operator's: no tool may change them.
-  const protect = () => [...roots.map((r) => path.join(r, DEFAULT_CONFIG_NAME)), ...(source.location ? [source.location.path] : [])];
-  const guardFor = (state: ConfigState) =>
-    PathGuard.create({ root: roots[0]!, roots: roots.slice(1), ...mergeLists(config.cliLists, state.settings.lists), protect: protect(), seal: options.seal });
+  const protect = (list: readonly string[], srcs: ReadonlyMap<string, ConfigSource>) => [
+    ...list.map((r) => path.join(r, DEFAULT_CONFIG_NAME)),
+    ...[source, ...srcs.values()].flatMap((s) => (s.location ? [s.location.path] : [])),
+  ];
+  // `--durability fsync`: every write through the guard flushes file and directory (io/atomic-write.ts)
+  const durable = config.durability === 'fsync';
+  // hashline's state directory (every root's durable history) is out of every tool's reach, whichever root holds it
+  const sealTree = [stateDirFor(options.stateDir)];
+  // Unrestricted access is the operator's, decided at start (a reload never widens it)
+  const unrestricted = config.access === 'unrestricted';
   // The first generation's lists are already merged into `config` (the command line's and the file's).
-  let guard = await PathGuard.create({ ...config, roots: roots.slice(1), protect: protect(), seal: options.seal });
-  let guardGeneration = source.current.generation;
+  const startGeneration = source.current.generation;
+  const listsFor = (state: ConfigState, list: readonly string[], srcs: ReadonlyMap<string, ConfigSource>): GuardLists => {
+    if (srcs.size === 0) return state.generation === startGeneration ? config : mergeLists(config.cliLists, state.settings.lists);
+    return combineRootLists(list.map((r) => listsAt(mergeLists(config.cliLists, srcs.get(r)!.current.settings.lists), r)));
+  };
+  const guardFor = (state: ConfigState, list: readonly string[], srcs: ReadonlyMap<string, ConfigSource>) => {
+    const { allow, block, readAllow, readBlock } = listsFor(state, list, srcs);
+    return PathGuard.create({ root: list[0]!, roots: list.slice(1), allow, block, readAllow, readBlock, protect: protect(list, srcs), seal: options.seal, sealTree, durable, unrestricted, writeVcsDirs: state.settings.writeVcsDirs });
+  };
+  /** What a guard is built from: the generation of every configuration file in use. */
+  const stamp = (srcs: ReadonlyMap<string, ConfigSource>) => [source, ...srcs.values()].map((s) => s.current.generation).join(':');
+  let guardStamp = stamp(sources);
+  let guard = await guardFor(source.current, roots, sources);
   /** Bumped by every rebuild of the guard, so a slower, older rebuild never replaces a newer one. */
   let builds = 0;
+  const refreshAll = () => {
+    source.refresh();
+    for (const s of sources.values()) if (s !== source) s.refresh();
+  };
   // the store itself is built on its first use, so a server answers its first messages without it
   const history = await openHistory(config.history, {
     realRoot: guard.realRoot,
     lazy: true,
+    durable,
     stateDir: options.stateDir,
     ...(options.loadSqlite ? { loadSqlite: options.loadSqlite } : {}),
     ...(options.report ? { report: options.report } : {}),
@@ -104,36 +141,34 @@ export async function createEngine(config: EngineConfig, options: EngineOptions 
     journal: new EditJournal(),
     configState: () => source.current,
     async refreshConfig() {
-      const state = source.refresh();
-      if (state.generation !== guardGeneration) {
-        const generation = state.generation;
+      refreshAll();
+      const now = stamp(sources);
+      if (now !== guardStamp) {
         const build = ++builds;
-        const next = await guardFor(state);
-        if (generation > guardGeneration && build === builds) {
+        const next = await guardFor(source.current, roots, sources);
+        if (build === builds) {
           guard = next;
-          guardGeneration = generation;
+          guardStamp = now;
         }
       }
       return source.current;
     },
     refreshConfigSync() {
-      return source.refresh().generation === guardGeneration;
+      refreshAll();
+      return stamp(sources) === guardStamp;
     },
     async setRoots(next) {
       if (next.length === 0) throw new HashlineError('invalid_arguments', 'at least one root is needed');
-      const previous = roots;
-      roots = [...next];
+      // a further root's configuration file that does not parse refuses the change (the roots in force stay)
+      const nextSources = sourcesFor(next, sources);
+      const nextStamp = stamp(nextSources);
       const build = ++builds;
-      try {
-        const state = source.current;
-        const built = await guardFor(state);
-        if (build === builds) {
-          guard = built;
-          guardGeneration = state.generation;
-        }
-      } catch (e) {
-        roots = previous;
-        throw e;
+      const built = await guardFor(source.current, next, nextSources);
+      if (build === builds) {
+        roots = [...next];
+        sources = nextSources;
+        guard = built;
+        guardStamp = nextStamp;
       }
     },
   };

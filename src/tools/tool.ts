@@ -49,8 +49,14 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   readonly name: string;
   readonly family: Family;
   readonly title: string;
-  /** A few lines: what it does, the format with one short example, what to do after an error. */
+  /**
+   * What a model reads on every turn (hosts list it with the input schema), so it stays short:
+   * what the tool does, the rule that causes most refusals, one short example, what to do after an
+   * error. The long form is `guide`.
+   */
   readonly description: string;
+  /** The long form of the description (every rule, each error's next call): docs/tools/NAME.md, never listed. */
+  readonly guide?: string;
   readonly input: I;
   readonly output: O;
   readonly annotations: ToolAnnotations;

@@ -9,7 +9,7 @@ import { versionText } from './versions.js';
 
 const [root, ...files] = process.argv.slice(2);
 if (!root || files.length === 0) throw new Error('usage: atomic-writer ROOT FILE...');
-const { config } = parseEngineArgs(['--root', root], {});
+const { config } = parseEngineArgs(['--root', root, '--durability', process.env.STRESS_DURABILITY ?? 'atomic'], {});
 const engine = await createEngine(config);
 process.stdout.write('ready\n');
 for (let i = 0; ; i++) {

@@ -38,9 +38,9 @@ export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM
   });
 }
 
-export async function startDaemon(root: string): Promise<Daemon> {
+export async function startDaemon(root: string, extra: string[] = []): Promise<Daemon> {
   const port = await freePort();
-  const child = spawnCli(['serve', '--root', root, '--host', '127.0.0.1', '--port', String(port)], { HASHLINE_TOKEN: STRESS_TOKEN });
+  const child = spawnCli(['serve', '--root', root, '--host', '127.0.0.1', '--port', String(port), ...extra], { HASHLINE_TOKEN: STRESS_TOKEN });
   let err = '';
   child.stderr?.on('data', (c: Buffer) => {
     if (err.length < 16384) err += c.toString();

@@ -1,5 +1,6 @@
-// How the stress parts start hashline: the built CLI when dist/ is newer than every source file,
-// else the TypeScript sources through tsx (STRESS_CLI=dist|source forces one). Also which parts
+// How the stress parts start hashline: the built CLI (bin/hashline.mjs, the bundle the package
+// ships, which starts fastest) when it is newer than every source file, else the TypeScript sources
+// through tsx (STRESS_CLI=dist|source forces one). Also which parts
 // have landed: the tools `hashline mcp` lists, and whether the CLI knows `serve`.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -11,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DIST_CLI = path.join(REPO, 'dist/cli/main.js');
+const DIST_CLI = path.join(REPO, 'bin/hashline.mjs');
 const SOURCE_CLI = path.join(REPO, 'src/cli/main.ts');
 
 function newestMtime(dir: string): number {

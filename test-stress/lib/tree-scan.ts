@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { isLockName } from '../../src/core/lock-names.js';
-import { TEMP_MARKER } from '../../src/io/atomic-write.js';
+import { TEMP_MARKER } from '../../src/core/own-names.js';
 
 export const sha1 = (b: string | Uint8Array) => createHash('sha1').update(b).digest('hex');
 

@@ -99,13 +99,16 @@ function ok(r: Awaited<ReturnType<Session['call']>>, what: string): Record<strin
 const firstHash = (sc: Record<string, unknown>): string => (sc.results as { file_hash: string }[])[0]!.file_hash;
 
 let opsCompleted = 0;
+/** `--durability` of every hashline process a trial starts (the trials run in both modes). */
+let durability: 'atomic' | 'fsync' = 'atomic';
+const durabilityArgs = () => ['--durability', durability];
 
 function mcpMode(name: string, prepare: Mode['prepare'], body: (s: Session, dir: string, allowed: Allowed) => Promise<void>): Mode {
   return {
     name,
     prepare,
     async start(dir, allowed) {
-      const s = await connect(dir);
+      const s = await connect(dir, durabilityArgs());
       return { pid: s.pid()!, loop: () => body(s, dir, allowed), cleanup: () => s.close().catch(() => undefined) };
     },
   };
@@ -212,6 +215,7 @@ const ioAtomic: Mode = {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'test-stress/lib/atomic-writer.ts'), dir, ...ioFiles], {
       cwd: REPO,
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, STRESS_DURABILITY: durability },
     });
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
@@ -229,7 +233,7 @@ function daemonMode(name: string, prepare: Mode['prepare'], body: (d: Daemon, di
     name,
     prepare,
     async start(dir) {
-      const d = await startDaemon(dir);
+      const d = await startDaemon(dir, durabilityArgs());
       const exited = new Promise<void>((r) => (d.child.exitCode !== null ? r() : d.child.once('exit', () => r())));
       return {
         pid: d.pid,
@@ -313,7 +317,8 @@ function gone(pid: number): boolean {
   }
 }
 
-export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void): Promise<KillTrialsReport> {
+export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void, mode: 'atomic' | 'fsync' = 'atomic', trials = plan.killTrials): Promise<KillTrialsReport> {
+  durability = mode;
   const base = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'hashline-stress-kill-')));
   opsCompleted = 0;
   const report: KillTrialsReport = {
@@ -398,7 +403,7 @@ export async function killTrials(plan: StressPlan, onTrial?: (i: number) => void
       report.trials++;
       report.byMode[m.name] = (report.byMode[m.name] ?? 0) + 1;
     };
-    for (let i = 0; i < plan.killTrials; i++) {
+    for (let i = 0; i < trials; i++) {
       const m = modes[i % modes.length]!;
       // Random moments: mostly within the first operations, sometimes well into the loop.
       const delay = Math.random() < 0.8 ? Math.random() * 150 : 150 + Math.random() * 600;

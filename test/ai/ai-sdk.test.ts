@@ -6,10 +6,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { generateText, stepCountIs } from 'ai';
+import { asSchema, generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { aiSdkTools } from '../../src/ai/ai-sdk.js';
 import { createEngine } from '../../src/api/create-engine.js';
+import { toolListing } from '../../src/mcp/tool-listing.js';
+import { ALL_TOOLS } from '../../src/tools/registry.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
 type Call = { toolName: string; input: unknown };
@@ -61,6 +63,20 @@ test('a model reads and edits through the AI SDK tools; a stale tag is refused; 
     assert.equal(readFileSync(path.join(sb.root, 'a.py'), 'utf8'), 'def alpha():\n    return 2\n');
     // an unknown key is refused by the tool's strict schema before anything runs
     assert.match(JSON.stringify(outputs[2]), /bogus|Unrecognized|invalid/i);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+test('the model is shown the description and the compact input schema tools/list sends', async () => {
+  const sb = await makeSandbox({});
+  try {
+    const tools = aiSdkTools(await createEngine({ root: sb.root }));
+    for (const def of ALL_TOOLS) {
+      const t = tools[def.name]!;
+      assert.equal(t.description, def.description);
+      assert.deepEqual(await asSchema(t.inputSchema).jsonSchema, toolListing(def).inputSchema, def.name);
+    }
   } finally {
     await sb.cleanup();
   }

@@ -8,13 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CLI_SOURCE, REPO } from '../helpers/mcp-client.js';
+import { cliArgs } from '../helpers/mcp-client.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
-const TSX = path.join(REPO, 'node_modules/tsx/dist/loader.mjs');
-
 function hashline(cwd: string, state: string, args: string[], input?: string, env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ['--import', `file://${TSX}`, CLI_SOURCE, ...args], {
+  const r = spawnSync(process.execPath, [...cliArgs(), ...args], {
     cwd,
     input,
     encoding: 'utf8',

@@ -13,7 +13,7 @@ import { createEngine } from '../../src/tools/engine.js';
 import { fsEditTool } from '../../src/tools/hashline/fs-edit.js';
 import { fsReadTool } from '../../src/tools/hashline/fs-read.js';
 import { callContext } from '../helpers/engine.js';
-import { CLI_SOURCE, REPO } from '../helpers/mcp-client.js';
+import { cliArgs, REPO } from '../helpers/mcp-client.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 
 let sb: Sandbox;
@@ -32,7 +32,7 @@ before(async () => {
 after(() => sb.cleanup());
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'history', '--root', sb.root, ...args], { cwd: REPO, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...cliArgs(), 'history', '--root', sb.root, ...args], { cwd: REPO, encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -50,6 +50,11 @@ test('lists the versions of a file, newest first, and prints one with --show', (
   const shown = cli('a.txt', '--show', String(json.versions[1]!.id));
   assert.equal(shown.code, 0, shown.err);
   assert.equal(shown.out, 'one\ntwo\n');
+  // the id alone names its version (the usage line shows PATH as optional)
+  const byId = cli('--show', String(json.versions[1]!.id));
+  assert.equal(byId.code, 0, byId.err);
+  assert.equal(byId.out, 'one\ntwo\n');
+  assert.equal(cli('--show', '999999').code, 1);
   // an id of another file is not a version of this one
   const other = JSON.parse(cli('secret.txt', '--json').out) as { versions: Array<{ id: number }> };
   const foreign = cli('a.txt', '--show', String(other.versions[0]!.id));
@@ -77,6 +82,10 @@ test('a read-blocked file is listed without content, and --show refuses it', () 
   assert.equal(shown.out, '');
   assert.ok(!shown.err.includes('hunter2'));
   assert.match(shown.err, /\[path_blocked\] .*refused by the read policy/);
+  // the id alone is held to the read policy of the path it names
+  const byId = cli('--read-block', 'secret.txt', '--show', String(json.versions[0]!.id));
+  assert.equal(byId.code, 1);
+  assert.ok(!byId.out.includes('hunter2') && !byId.err.includes('hunter2'));
 });
 
 test('exit codes: 1 for a refused path or a history that is not durable, 2 for bad usage', () => {

@@ -19,7 +19,7 @@ import { QUOTE_SCENARIOS } from '../../bench/fidelity/quote-scenarios.js';
 import { prepareEdits, runAll, type TaskResult } from '../../bench/fidelity/runner.js';
 import { SCENARIOS } from '../../bench/fidelity/scenarios.js';
 import { computeTag } from '../../src/core/text/tag.js';
-import { CLI_SOURCE, REPO } from '../helpers/mcp-client.js';
+import { cliArgs, REPO } from '../helpers/mcp-client.js';
 
 const EDITS = 50;
 const SEED = 7;
@@ -45,7 +45,7 @@ test('fidelity, small: no wrong apply and no crash over real files', { timeout: 
   process.env.XDG_STATE_HOME = state;
   let results: TaskResult[];
   try {
-    const spawn = { command: process.execPath, args: ['--import', 'tsx', CLI_SOURCE], cwd: REPO };
+    const spawn = { command: process.execPath, args: cliArgs(), cwd: REPO };
     const kinds = [hashlineKind(spawn, 'whole'), hashlineKind(spawn, 'symbol'), boundaryKind(spawn)];
     const scenarios = [...SCENARIOS, ...QUOTE_SCENARIOS].filter((s) => Object.values(PLAN).some((l) => l.includes(s.id)));
     results = await runAll({ root, seed: SEED, targets, kinds, scenarios, runs: (k, s) => PLAN[k.id]!.includes(s.id) }, prepared);

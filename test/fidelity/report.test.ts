@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { goals } from '../../bench/fidelity/report.js';
 import type { CostSummary } from '../../bench/fidelity/tokens.js';
 
-const cost = (ratio: CostSummary['ratio']): CostSummary => ({ kind: 'hashline-symbol', tasks: 10, readRequest: 0, readReply: 0, editRequest: 0, editReply: 0, total: 0, ratio });
+const cost = (ratio: CostSummary['ratio']): CostSummary => ({ kind: 'hashline-symbol', tasks: 10, readRequest: 0, readReply: 0, editRequest: 0, editReply: 0, definitions: 0, total: 0, ratio });
 
 test('a token goal shows each ratio with its floor, and says when the floor is above the goal', () => {
   const [all, large] = goals(new Map(), [], [cost({ median: 0.2, p90: 0.5, floor: { median: 0.09, p90: 0.31 }, large: { tasks: 3, median: 0.03, p90: 0.05, floor: { median: 0.01, p90: 0.02 } } })]);

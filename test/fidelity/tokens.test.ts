@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Target } from '../../bench/fidelity/corpus.js';
-import { costSummaries, taskFloor, type TaskTokens } from '../../bench/fidelity/tokens.js';
+import { CONVERSATION_CALLS, costSummaries, perCallShare, taskFloor, taskTokens, type TaskTokens } from '../../bench/fidelity/tokens.js';
 
 const target: Target = {
   file: { source: '/x/a.ts', lang: 'typescript', ext: 'ts', lines: ['// head', 'function f(a) {', '  return a + 1;', '}', '// tail'] },
@@ -24,7 +24,7 @@ test('the floor is the function as it is in the file plus the rows the edit writ
   assert.ok(taskFloor(target, edit) < countTokens(`¶a.ts#1A2B\n2| function f(a) {\n3|   return a + 1;\n4| }`) + countTokens(rows));
 });
 
-const t = (index: number, lines: number, total: number): TaskTokens => ({ index, lines, readRequest: 0, readReply: total, editRequest: 0, editReply: 0, total });
+const t = (index: number, lines: number, total: number): TaskTokens => ({ index, lines, readRequest: 0, readReply: total, editRequest: 0, editReply: 0, definitions: 0, total });
 
 test('ratios and floors are per task against the anchor, over the tasks both completed', () => {
   const byKind = new Map<string, TaskTokens[]>([
@@ -49,4 +49,18 @@ test('ratios and floors are per task against the anchor, over the tasks both com
   assert.deepEqual(ours!.ratio!.large, { tasks: 1, median: 0.1, p90: 0.1, floor: { median: 0.05, p90: 0.05 } });
   // without floors, no floor is reported
   assert.equal(costSummaries(byKind, 'reference')[1]!.ratio!.floor, undefined);
+});
+
+test('each call of a task carries its share of the definitions, amortised over a 20-call conversation', () => {
+  const call = { tool: 'x', request: 'abc', reply: 'def' };
+  const r = { kind: 'k', scenario: 'fresh', index: 1, lang: 'typescript', lines: 10, editKind: 'body-rewrite', judged: { outcome: 'exact' }, read: [call, call], edit: [call] } as unknown as Parameters<typeof taskTokens>[0];
+  assert.equal(CONVERSATION_CALLS, 20);
+  const bare = taskTokens(r)!;
+  assert.equal(bare.definitions, 0);
+  const withDefs = taskTokens(r, perCallShare(3000))!;
+  // 3 calls, each 3000 / 20 = 150 tokens of the definitions
+  assert.equal(withDefs.definitions, 450);
+  assert.equal(withDefs.total, bare.total + 450);
+  const [sum] = costSummaries(new Map([['k', [withDefs]]]), 'reference');
+  assert.equal(sum!.definitions, 450);
 });

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { lockNameFor } from '../../src/core/lock-names.js';
 import { selfIdentity } from '../../src/io/locks/lock-owner.js';
 
-export const LOCK_MODULE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/io/locks/file-lock.ts');
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const LOCK_MODULE = path.join(REPO, 'src/io/locks/file-lock.ts');
 
 /** A fresh real temp directory. */
 export const tempDir = (prefix: string, base = os.tmpdir()) => realpathSync(mkdtempSync(path.join(base, prefix)));
@@ -51,9 +52,14 @@ export interface Holder {
  * `target` with a LockManager built from `options` (a JS object literal), says `held` on stdout,
  * and holds it until a line arrives on stdin.
  */
-export function holdInChild(target: string, options = '{}', prefix: string[] = []): Holder {
+/**
+ * A child process that takes the lock on `target` and holds it until released. `as` runs it under
+ * a command prefix (another user, another pid namespace), loading the code from `as.repo`.
+ */
+export function holdInChild(target: string, options = '{}', as: { prefix: string[]; repo?: string } = { prefix: [] }): Holder {
+  const repo = as.repo ?? REPO;
   const script = `
-    import { LockManager } from ${JSON.stringify(LOCK_MODULE)};
+    import { LockManager } from ${JSON.stringify(path.join(repo, path.relative(REPO, LOCK_MODULE)))};
     const locks = new LockManager(${options});
     process.stdout.write('ready\\n');
     await locks.withLocks([${JSON.stringify(target)}], async () => {
@@ -61,8 +67,8 @@ export function holdInChild(target: string, options = '{}', prefix: string[] = [
       await new Promise((r) => process.stdin.once('data', r));
     }, { timeoutMs: 20000 });
     process.exit(0);`;
-  const argv = [...prefix, process.execPath, '--import', 'tsx', '--input-type=module', '-e', script];
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
+  const argv = [...as.prefix, process.execPath, '--import', 'tsx', '--input-type=module', '-e', script];
+  const child = spawn(argv[0]!, argv.slice(1), { cwd: repo, stdio: ['pipe', 'pipe', 'inherit'] });
   const ready = new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (c: Buffer) => {
       if (c.toString().includes('ready')) resolve();

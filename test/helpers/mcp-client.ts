@@ -1,13 +1,11 @@
 // A real MCP client (the official SDK's Client over stdio) talking to a spawned `hashline mcp`.
 
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { cliArgs, REPO } from './cli.js';
 
-export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const CLI_SOURCE = path.join(REPO, 'src/cli/main.ts');
+export { CLI_BIN, CLI_SOURCE, cliArgs, REPO } from './cli.js';
 
 export interface McpSession {
   client: Client;
@@ -16,11 +14,11 @@ export interface McpSession {
   stderr(): string;
 }
 
-/** Spawns `hashline mcp` on the TypeScript sources (through tsx) with `args` and connects a client. */
+/** Spawns `hashline mcp` (the built bin, see cli.ts) with `args` and connects a client. */
 export async function connectMcp(args: string[], options: { cwd?: string } = {}): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', CLI_SOURCE, 'mcp', ...args],
+    args: [...cliArgs(), 'mcp', ...args],
     cwd: options.cwd ?? REPO,
     stderr: 'pipe',
     env: { ...process.env } as Record<string, string>,

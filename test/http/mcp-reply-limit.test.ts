@@ -13,7 +13,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_MESSAGE_BYTES } from '../../src/core/config/config.js';
 import { diffLeftOut } from '../../src/core/messages/edit.js';
 import { computeTag } from '../../src/core/text/tag.js';
-import { CLI_SOURCE, REPO } from '../helpers/mcp-client.js';
+import { cliArgs, REPO } from '../helpers/mcp-client.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
 test('/mcp: a 189,991-line delete succeeds with its diff left out, and the disk holds the change', async () => {
@@ -21,7 +21,7 @@ test('/mcp: a 189,991-line delete succeeds with its diff left out, and the disk 
   const pad = 'x'.repeat(42);
   const lines = Array.from({ length: 200_000 }, (_, i) => `line ${String(i + 1).padStart(7, '0')} ${pad}\n`);
   await fsp.writeFile(path.join(sb.root, 'big.txt'), lines.join(''));
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'serve', '--root', sb.root, '--port', '0'], {
+  const child = spawn(process.execPath, [...cliArgs(), 'serve', '--root', sb.root, '--port', '0', '--no-token'], {
     cwd: REPO,
     env: { ...process.env, HASHLINE_TOKEN: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

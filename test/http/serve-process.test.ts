@@ -1,18 +1,20 @@
 // `hashline serve` as a real process: it prints the URL, where the token is and an MCP client
-// configuration; it refuses to listen beyond loopback without a token (exit 2); on SIGTERM it
-// lets a write in flight finish, leaves no temporary file, and exits 0.
+// configuration; without a token given it makes one (another local user's PUT is refused);
+// `--no-token` is loopback only (exit 2 elsewhere); on SIGTERM it lets a write in flight finish,
+// leaves no temporary file, and exits 0 without waiting on an idle
+// connection.
 
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CLI_SOURCE, REPO } from '../helpers/mcp-client.js';
+import { cliArgs, REPO } from '../helpers/mcp-client.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
-import { TEMP_MARKER } from '../../src/io/atomic-write.js';
+import { TEMP_MARKER } from '../../src/core/own-names.js';
 
 function spawnServe(args: string[], env: Record<string, string> = {}): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'serve', ...args], {
+  const child = spawn(process.execPath, [...cliArgs(), 'serve', ...args], {
     cwd: REPO,
     env: { ...process.env, HASHLINE_TOKEN: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,6 +48,62 @@ test('beyond loopback without a token: refused at start-up, exit 2', async () =>
   }
 });
 
+test('--no-token beyond loopback, or beside a token, is refused at start-up, exit 2', async () => {
+  const sb = await makeSandbox();
+  try {
+    const wide = spawnServe(['--root', sb.root, '--host', '0.0.0.0', '--port', '0', '--no-token']);
+    assert.equal(await wide.exit, 2);
+    assert.match(wide.err(), /refusing to listen on 0\.0\.0\.0 without a bearer token.*--no-token is for loopback/);
+    const both = spawnServe(['--root', sb.root, '--port', '0', '--no-token'], { HASHLINE_TOKEN: 'x' });
+    assert.equal(await both.exit, 2);
+    assert.match(both.err(), /--no-token contradicts HASHLINE_TOKEN/);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+test('no token given on loopback: a token is made and printed; a PUT without it is refused, with it lands', async () => {
+  const sb = await makeSandbox({ 'a.txt': 'a\n' });
+  const p = spawnServe(['--root', sb.root, '--port', '0']);
+  try {
+    const [, url] = await waitFor(p.out, /serving on (http:\/\/127\.0\.0\.1:\d+)/);
+    const [, token] = await waitFor(p.out, /\n {2}token: ([A-Za-z0-9_-]{32})\n/);
+    assert.match(p.out(), new RegExp(`console: ${url}/ \\(log in with the token below\\)`));
+    assert.ok(p.out().includes(`"Authorization": "Bearer ${token}"`), 'the printed client configuration carries the token');
+    const anon = await fetch(`${url}/v1/fs/file?path=a.txt`, { method: 'PUT', body: 'owned\n' });
+    assert.equal(anon.status, 401);
+    assert.equal((await fetch(`${url}/v1/fs/file?path=a.txt`)).status, 401);
+    assert.equal(await fsp.readFile(path.join(sb.root, 'a.txt'), 'utf8'), 'a\n');
+    const put = await fetch(`${url}/v1/fs/file?path=a.txt`, { method: 'PUT', body: 'mine\n', headers: { authorization: `Bearer ${token}` } });
+    assert.equal(put.status, 204);
+    assert.equal(await fsp.readFile(path.join(sb.root, 'a.txt'), 'utf8'), 'mine\n');
+    // the console asks for a login too
+    assert.equal((await fetch(`${url}/console/api/feed`)).status, 401);
+    p.child.kill('SIGTERM');
+    assert.equal(await p.exit, 0);
+  } finally {
+    p.child.kill('SIGKILL');
+    await sb.cleanup();
+  }
+});
+
+test('--no-token on loopback serves without a token and says so', async () => {
+  const sb = await makeSandbox({ 'a.txt': 'a\n' });
+  const p = spawnServe(['--root', sb.root, '--port', '0', '--no-token']);
+  try {
+    const [, url] = await waitFor(p.out, /serving on (http:\/\/127\.0\.0\.1:\d+)/);
+    await waitFor(p.out, /"command"/);
+    assert.match(p.out(), /auth: no token \(--no-token\)/);
+    assert.doesNotMatch(p.out(), /Authorization/);
+    assert.equal(await (await fetch(`${url}/v1/fs/file?path=a.txt`)).text(), 'a\n');
+    p.child.kill('SIGTERM');
+    assert.equal(await p.exit, 0);
+  } finally {
+    p.child.kill('SIGKILL');
+    await sb.cleanup();
+  }
+});
+
 test('serves, prints the configuration, and shuts down gracefully on SIGTERM', async () => {
   const sb = await makeSandbox({ 'a.txt': 'a\nb\n' });
   const tokenFile = path.join(sb.base, 'token');
@@ -69,6 +127,12 @@ test('serves, prints the configuration, and shuts down gracefully on SIGTERM', a
         push = (chunk) => (chunk === null ? c.close() : c.enqueue(chunk));
       },
     });
+    // and a connection opened with nothing sent on it does not hold the exit (it would until the
+    // headers timeout, 60 s and more)
+    const { hostname, port } = new URL(url!);
+    const idle = (await import('node:net')).connect(Number(port), hostname);
+    idle.on('error', () => undefined);
+    await new Promise<void>((resolve) => idle.once('connect', () => resolve()));
     const upload = fetch(`${url}/v1/fs/file?path=slow.txt`, { method: 'PUT', headers: auth, body, duplex: 'half' } as RequestInit);
     push(new TextEncoder().encode('first half, '));
     await new Promise((r) => setTimeout(r, 200));
@@ -77,7 +141,9 @@ test('serves, prints the configuration, and shuts down gracefully on SIGTERM', a
     push(new TextEncoder().encode('second half\n'));
     push(null);
     assert.equal((await upload).status, 204);
-    assert.equal(await p.exit, 0);
+    const exited = await Promise.race([p.exit, new Promise<'waiting'>((r) => setTimeout(() => r('waiting'), 10_000).unref())]);
+    idle.destroy();
+    assert.equal(exited, 0, 'the process exits 0 without waiting on the idle connection');
     assert.equal(await fsp.readFile(path.join(sb.root, 'slow.txt'), 'utf8'), 'first half, second half\n');
     const left = ((await fsp.readdir(sb.root, { recursive: true })) as string[]).filter((f) => f.includes(TEMP_MARKER));
     assert.deepEqual(left, []);
@@ -89,7 +155,7 @@ test('serves, prints the configuration, and shuts down gracefully on SIGTERM', a
 
 test('--body-idle-timeout-ms: a PUT whose body stalls gets 408 from the real process, nothing written', async () => {
   const sb = await makeSandbox({ 'a.txt': 'old\n' });
-  const p = spawnServe(['--root', sb.root, '--port', '0', '--body-idle-timeout-ms', '300', '--request-timeout-ms', '60000', '--lock-timeout-ms', '500']);
+  const p = spawnServe(['--root', sb.root, '--port', '0', '--no-token', '--body-idle-timeout-ms', '300', '--request-timeout-ms', '60000', '--lock-timeout-ms', '500']);
   try {
     const [, url] = await waitFor(p.out, /serving on (http:\/\/127\.0\.0\.1:\d+)/);
     const { hostname, port } = new URL(url!);

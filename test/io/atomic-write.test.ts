@@ -3,7 +3,8 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { toHashlineError } from '../../src/core/errors/errors.js';
-import { TEMP_MARKER, writeAtomic } from '../../src/io/atomic-write.js';
+import { TEMP_MARKER } from '../../src/core/own-names.js';
+import { writeAtomic } from '../../src/io/atomic-write.js';
 import { engineFor } from '../helpers/engine.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 

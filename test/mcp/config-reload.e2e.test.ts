@@ -6,17 +6,17 @@ import { spawnSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CLI_SOURCE, connectMcp, REPO, textOf } from '../helpers/mcp-client.js';
+import { cliArgs, connectMcp, REPO, textOf } from '../helpers/mcp-client.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
 test('a bad configuration stops the start with the file, the line and the reason (exit 2)', async () => {
   const sb = await makeSandbox({ 'hashline.toml': '[safety]\nrequire_hash = true\nbogus = 1\n' });
   try {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'mcp', '--root', sb.root], { cwd: REPO, encoding: 'utf8', input: '' });
+    const r = spawnSync(process.execPath, [...cliArgs(), 'mcp', '--root', sb.root], { cwd: REPO, encoding: 'utf8', input: '' });
     assert.equal(r.status, 2);
     assert.match(r.stderr, /config_invalid.*hashline\.toml` line 3: unknown key `safety\.bogus`/);
     const env = { ...process.env, HASHLINE_CONFIG: path.join(sb.root, 'missing.toml') };
-    const r2 = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'mcp', '--root', sb.root], { cwd: REPO, encoding: 'utf8', input: '', env });
+    const r2 = spawnSync(process.execPath, [...cliArgs(), 'mcp', '--root', sb.root], { cwd: REPO, encoding: 'utf8', input: '', env });
     assert.equal(r2.status, 2);
     assert.match(r2.stderr, /missing\.toml` does not exist/);
   } finally {

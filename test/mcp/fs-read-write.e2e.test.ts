@@ -2,6 +2,7 @@
 // official SDK client over stdio against a spawned server.
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -35,7 +36,7 @@ test('write, then read it back by symbol and by range, then a directory search',
   assert.equal(w.isError, undefined);
   const results = (w.structuredContent as { results: Array<{ path: string; file_hash: string; header: string }> }).results;
   const tag = computeTag('def hello():\n    return "hi"\n');
-  assert.deepEqual(results[0], { path: 'src/new.py', file_hash: tag, header: `¶src/new.py#${tag}` });
+  assert.deepEqual(results[0], { path: 'src/new.py', file_hash: tag, sha256: createHash('sha256').update('def hello():\n    return "hi"\n').digest('hex'), header: `¶src/new.py#${tag}` });
   assert.equal(await fsp.readFile(path.join(sb.root, 'crlf.txt'), 'utf8'), 'x\r\ny\r\n');
 
   const r = await mcp.call('fs_read', { targets: [{ path: 'src/new.py', symbol: 'hello' }, { path: 'src/app.ts', line_range: '2-2' }, { path: 'src', symbol: 'main' }, { path: 'gone.txt' }] });

@@ -6,23 +6,21 @@ import { chmodSync, existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { asNobody } from '../helpers/as-nobody.js';
+import { skipOrFail } from '../helpers/needs.js';
 import { holdInChild, lockOf } from '../helpers/locks.js';
 import { connectMcp, textOf } from '../helpers/mcp-client.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
 test('fs_write waits for the lock another user\'s process holds on the file, then writes', async (t) => {
   const nobody = asNobody();
-  if ('why' in nobody) {
-    t.skip(nobody.why);
-    return;
-  }
+  if ('why' in nobody) return skipOrFail(t, nobody.why);
   const sb = await makeSandbox({ 'shared.txt': 'before\n' });
   const mcp = await connectMcp(['--root', sb.root]);
   try {
     chmodSync(sb.base, 0o755);
     chmodSync(sb.root, 0o777);
     const target = path.join(sb.root, 'shared.txt');
-    const holder = holdInChild(target, `{ root: ${JSON.stringify(sb.root)} }`, nobody.prefix);
+    const holder = holdInChild(target, `{ root: ${JSON.stringify(sb.root)} }`, nobody);
     await holder.held;
     assert.equal((await fsp.stat(lockOf(target))).uid, 65534, 'nobody holds the lock file beside the file');
     let settled = false;

@@ -5,47 +5,11 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLI_SOURCE, REPO } from '../helpers/mcp-client.js';
+import { connectWithRoots } from '../helpers/mcp-roots.js';
 import { makeSandbox } from '../helpers/tmp-tree.js';
 
-async function connect(opts: { cwd: string; roots?: string[]; env?: Record<string, string> }) {
-  let roots = opts.roots;
-  const client = new Client({ name: 'roots-test', version: '0' }, { capabilities: roots ? { roots: { listChanged: true } } : {} });
-  let listed = 0;
-  if (roots) {
-    client.setRequestHandler(ListRootsRequestSchema, async () => {
-      listed++;
-      return { roots: roots!.map((r) => ({ uri: pathToFileURL(r).href, name: path.basename(r) })) };
-    });
-  }
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', pathToFileURL(path.join(REPO, 'node_modules/tsx/dist/loader.mjs')).href, CLI_SOURCE, 'mcp'],
-    cwd: opts.cwd,
-    stderr: 'pipe',
-    env: { ...(process.env as Record<string, string>), ...opts.env },
-  });
-  await client.connect(transport);
-  const text = async (name: string, args: Record<string, unknown>) => {
-    const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
-    const b = r.content[0];
-    return { error: r.isError === true, text: b && b.type === 'text' ? b.text : '' };
-  };
-  return {
-    client,
-    text,
-    listed: () => listed,
-    setRoots: async (next: string[]) => {
-      roots = next;
-      await client.sendRootsListChanged();
-    },
-  };
-}
+const connect = connectWithRoots;
 
 test('the client roots decide: relative paths in the first root, absolute paths in any root, nothing else', async () => {
   const sb = await makeSandbox({ 'a.txt': 'in the first root\n' });

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { CLI_SOURCE, connectMcp, REPO, textOf, type McpSession } from '../helpers/mcp-client.js';
+import { cliArgs, connectMcp, REPO, textOf, type McpSession } from '../helpers/mcp-client.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 
 let sb: Sandbox;
@@ -101,9 +101,20 @@ test('coded error results of every family validate against the advertised output
   }
 });
 
-test('a request over the message limit gets a clear error and the session goes on', async () => {
+test('a call over the message limit is answered with the too_large error of its tool, and the session goes on', async () => {
   const huge = 'x'.repeat(9 * 1024 * 1024);
-  await assert.rejects(mcp.call('file_hash', { filePaths: [huge] }), /exceeds the 8 MiB message limit/);
+  const boundary = await mcp.call('file_write', { files: { 'big.txt': { content: huge } } });
+  assert.equal(boundary.isError, true);
+  const env = boundary.structuredContent as { ok: boolean; error: { code: string; message: string; details: { limit: number; size: number } } };
+  assert.equal(env.ok, false);
+  assert.equal(env.error.code, 'too_large');
+  assert.match(env.error.message, /exceeds the 8 MiB message limit/);
+  assert.equal(env.error.details.limit, 8 * 1024 * 1024);
+  assert.deepEqual(JSON.parse(textOf(boundary)), env, 'the text block is the envelope');
+  const hashline = await mcp.call('fs_write', { targets: [{ path: 'big.txt', text: huge }] });
+  assert.equal(hashline.isError, true);
+  assert.equal((hashline.structuredContent as { error: { code: string } }).error.code, 'too_large');
+  await assert.rejects(fsp.stat(path.join(sb.root, 'big.txt')));
   const r = await mcp.call('file_hash', { filePaths: ['a.txt'] });
   assert.equal((r.structuredContent as { ok: boolean }).ok, true);
 });
@@ -124,20 +135,20 @@ test('--tools filters by family and by name; an unknown name fails at start with
   } finally {
     await hashlineOnly.close();
   }
-  const bad = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'mcp', '--root', sb.root, '--tools', 'nope'], { cwd: REPO, input: '', encoding: 'utf8' });
+  const bad = spawnSync(process.execPath, [...cliArgs(), 'mcp', '--root', sb.root, '--tools', 'nope'], { cwd: REPO, input: '', encoding: 'utf8' });
   assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /unknown tool or family `nope`/);
+  assert.match(bad.stderr, /unknown tool or profile `nope`/);
 });
 
 test('a missing root fails at start with a clear message', () => {
-  const bad = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'mcp', '--root', path.join(sb.base, 'nope')], { cwd: REPO, input: '', encoding: 'utf8' });
+  const bad = spawnSync(process.execPath, [...cliArgs(), 'mcp', '--root', path.join(sb.base, 'nope')], { cwd: REPO, input: '', encoding: 'utf8' });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /is not an existing directory/);
 });
 
 test('--version and --help', () => {
-  const v = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, '--version'], { cwd: REPO, encoding: 'utf8' });
+  const v = spawnSync(process.execPath, [...cliArgs(), '--version'], { cwd: REPO, encoding: 'utf8' });
   assert.match(v.stdout, /^\d+\.\d+\.\d+\n$/);
-  const h = spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, '--help'], { cwd: REPO, encoding: 'utf8' });
+  const h = spawnSync(process.execPath, [...cliArgs(), '--help'], { cwd: REPO, encoding: 'utf8' });
   assert.match(h.stdout, /hashline mcp/);
 });

@@ -60,3 +60,34 @@ test('a tool that is not the registry definition of its name is converted from i
   assert.equal(entry!.title, 'a stand-in');
   assert.deepEqual(Object.keys((entry!.inputSchema as unknown as { properties: object }).properties), ['only']);
 });
+
+// Keywords (or forms of one) whose meaning differs between JSON Schema draft-07 (the SDK 1.x
+// client's Ajv) and 2020-12 (the 2.x client's): a tuple's prefixItems + `items: false` rejects every
+// item under draft-07; `items: [...]` is a tuple in draft-07 and an error in 2020-12.
+const DRAFT_DEPENDENT = ['prefixItems', '$defs', 'definitions', '$ref', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$anchor', 'unevaluatedProperties', 'unevaluatedItems', 'dependentRequired', 'dependentSchemas', 'dependencies', 'additionalItems', 'minContains', 'maxContains', '$schema'];
+
+function draftDependentForms(schema: unknown, at = ''): string[] {
+  if (Array.isArray(schema)) return schema.flatMap((s, i) => draftDependentForms(s, `${at}/${i}`));
+  if (schema === null || typeof schema !== 'object') return [];
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(schema)) {
+    // under `properties` the keys are field names, not keywords
+    if (at.endsWith('/properties')) {
+      out.push(...draftDependentForms(value, `${at}/${key}`));
+      continue;
+    }
+    if (DRAFT_DEPENDENT.includes(key)) out.push(`${at}/${key}`);
+    if (key === 'items' && (typeof value === 'boolean' || Array.isArray(value))) out.push(`${at}/items: ${JSON.stringify(value)}`);
+    out.push(...draftDependentForms(value, `${at}/${key}`));
+  }
+  return out;
+}
+
+test('no input or output schema uses a form whose meaning differs between draft-07 and 2020-12', () => {
+  for (const t of ALL_TOOLS) {
+    const entry = toolListing(t);
+    assert.deepEqual(draftDependentForms(entry.inputSchema), [], `${t.name} input`);
+    assert.deepEqual(draftDependentForms(entry.outputSchema), [], `${t.name} output`);
+  }
+  assert.deepEqual(draftDependentForms({ type: 'array', prefixItems: [{ type: 'number' }], items: false }), ['/prefixItems', '/items: false'], 'the check sees a zod tuple');
+});

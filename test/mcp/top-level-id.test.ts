@@ -31,3 +31,35 @@ test('property: the id is found across any chunking of any params', () => {
     { numRuns: 500 },
   );
 });
+
+function scanAll(json: string, cuts: number[] = []): { id: unknown; method: unknown; toolName: unknown } {
+  const bytes = Buffer.from(json);
+  const s = new TopLevelIdScanner();
+  let at = 0;
+  for (const c of cuts) {
+    s.push(bytes.subarray(at, Math.min(at + c, bytes.length)));
+    at = Math.min(at + c, bytes.length);
+  }
+  s.push(bytes.subarray(at));
+  return { id: s.id, method: s.method, toolName: s.toolName };
+}
+
+test('finds the method and the tool name of a tools/call, never a name nested deeper', () => {
+  assert.deepEqual(scanAll('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{"name":"no","files":{"a":{"name":"x"}}},"name":"file_write"}}'), {
+    id: 3,
+    method: 'tools/call',
+    toolName: 'file_write',
+  });
+  assert.deepEqual(scanAll('{"params":{"name":"fs_write","arguments":{}},"method":"tools/call","id":"r"}'), { id: 'r', method: 'tools/call', toolName: 'fs_write' });
+  assert.deepEqual(scanAll('{"name":"top","method":"ping","id":1,"other":{"name":"x"}}'), { id: 1, method: 'ping', toolName: undefined });
+});
+
+test('property: id, method and tool name are found across any chunking of any arguments', () => {
+  fc.assert(
+    fc.property(fc.jsonValue(), fc.string({ maxLength: 12 }), fc.array(fc.nat(7), { maxLength: 30 }), (args, name, cuts) => {
+      const json = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { arguments: args, name } });
+      assert.deepEqual(scanAll(json, cuts), { id: 5, method: 'tools/call', toolName: name });
+    }),
+    { numRuns: 500 },
+  );
+});

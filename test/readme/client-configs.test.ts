@@ -96,28 +96,35 @@ test('README claude-code command line starts hashline from the project folder', 
 
 test('README Streamable HTTP configuration reaches `hashline serve`', async () => {
   const { body } = snippet('http');
-  const entry = (JSON.parse(body) as { mcpServers: { hashline: { type: string; url: string } } }).mcpServers.hashline;
+  const entry = (JSON.parse(body) as { mcpServers: { hashline: { type: string; url: string; headers: Record<string, string> } } }).mcpServers.hashline;
   assert.equal(entry.type, 'http');
+  assert.equal(entry.headers.Authorization, 'Bearer <token>');
   const url = new URL(entry.url);
   assert.equal(url.pathname, '/mcp');
   const sb = await makeSandbox({ 'hello.txt': 'hello\n' });
   // the snippet's host, on a free port (9000 may be taken on a shared machine)
-  const child = spawn(process.execPath, [BIN, 'serve', '--root', sb.root, '--host', url.hostname, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // no token given: serve makes one and prints it in the configuration
+  const child = spawn(process.execPath, [BIN, 'serve', '--root', sb.root, '--host', url.hostname, '--port', '0'], {
+    env: { ...process.env, HASHLINE_TOKEN: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   try {
-    const base = await new Promise<string>((resolve, reject) => {
+    const [base, token] = await new Promise<[string, string]>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (c: Buffer) => {
         out += c.toString();
         const m = /serving on (http:\/\/[^\s]+)/.exec(out);
-        if (m) resolve(m[1]!);
+        const t = /"Authorization": "Bearer ([A-Za-z0-9_-]+)"/.exec(out);
+        if (m && t) resolve([m[1]!, t[1]!]);
       });
       child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
     });
-    // the printed configuration is the README's, but for the port
+    // the printed configuration is the README's, but for the port and the token
     assert.equal(new URL(base).hostname, url.hostname);
     const client = new Client({ name: 'readme-http', version: '0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}${url.pathname}`)));
+    const headers = { Authorization: entry.headers.Authorization!.replace('<token>', token) };
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}${url.pathname}`), { requestInit: { headers } }));
     try {
       await readThrough(client);
     } finally {

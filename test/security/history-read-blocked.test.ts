@@ -11,7 +11,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { computeTag } from '../../src/core/text/tag.js';
-import { CLI_SOURCE, connectMcp, REPO, textOf } from '../helpers/mcp-client.js';
+import { cliArgs, connectMcp, REPO, textOf } from '../helpers/mcp-client.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 
 const SECRET = 'API_KEY=hunter2-top-secret\nDB_PASSWORD=hunter2-db\n';
@@ -54,7 +54,7 @@ test('a later server with a read policy never shows the stored secret', async ()
 
 test('hashline history lists the secret\'s versions without content and refuses --show', () => {
   const cli = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', CLI_SOURCE, 'history', '--root', sb.root, '--read-block', 'secrets', ...args], { cwd: REPO, encoding: 'utf8' });
+    spawnSync(process.execPath, [...cliArgs(), 'history', '--root', sb.root, '--read-block', 'secrets', ...args], { cwd: REPO, encoding: 'utf8' });
   const listed = cli('secrets/key', '--json');
   assert.equal(listed.status, 0, listed.stderr);
   const json = JSON.parse(listed.stdout) as { contentShown: boolean; versions: Array<{ id: number; tag: string | null }> };

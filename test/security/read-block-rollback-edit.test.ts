@@ -1,7 +1,7 @@
 // Attack: with `--read-block secrets`, overwrite secrets/key with fs_write (the history keeps the
 // secret as the version before), restore it with fs_rollback (which answers with its tag), then
 // fs_edit on that tag to read the secret back from the diff. The write and the restore are writes
-// and go through, with replies that carry tags only; the edit is refused and shows nothing.
+// and go through, with replies that carry no tag of the file; the edit is refused and shows nothing.
 
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
@@ -33,8 +33,10 @@ test('fs_write, fs_rollback, then fs_edit on the restored tag: no reply carries 
   const rb = await mcp.call('fs_rollback', { path: 'secrets/key', hash: '' });
   assert.notEqual(rb.isError, true, textOf(rb));
   assert.doesNotMatch(JSON.stringify(rb), /hunter2/);
-  const restored = (rb.structuredContent as { file_hash: string }).file_hash;
-  assert.equal(restored, computeTag(SECRET));
+  // no tag of a read-blocked file is shown (a 4-hex tag of a short secret gives it away)
+  assert.equal((rb.structuredContent as { file_hash: string }).file_hash, '');
+  assert.ok(!JSON.stringify(rb).includes(computeTag(SECRET)));
+  const restored = computeTag(SECRET);
   assert.equal(await fsp.readFile(key, 'utf8'), SECRET);
 
   for (const ops of ['insert after 1:\n+x', 'replace 2:\n+x', 'insert head:\n+x']) {

@@ -12,8 +12,9 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { asNobody } from '../helpers/as-nobody.js';
-import { CLI_SOURCE, connectMcp, REPO, textOf, type McpSession } from '../helpers/mcp-client.js';
+import { asNobody, inRepo } from '../helpers/as-nobody.js';
+import { skipOrFail } from '../helpers/needs.js';
+import { cliArgs, connectMcp, textOf, type McpSession } from '../helpers/mcp-client.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 import { type Daemon, q, startDaemon } from '../http/harness.js';
 
@@ -105,7 +106,7 @@ describe('over HTTP', () => {
 
 describe('a directory the server may not search (EACCES met by the guard), hashline running as nobody', () => {
   const nobody = asNobody();
-  const prefix = 'why' in nobody ? null : nobody.prefix;
+  const as = 'why' in nobody ? null : nobody;
   let sb: Sandbox;
   before(async () => {
     sb = await makeSandbox({ 'in.txt': 'in\n' });
@@ -117,11 +118,12 @@ describe('a directory the server may not search (EACCES met by the guard), hashl
   after(() => sb?.cleanup());
 
   test('MCP: the refusal is io_error, worded with the path relative to the root', async (t) => {
-    if (prefix === null) return t.skip('why' in nobody ? nobody.why : '');
+    if (as === null) return skipOrFail(t, 'why' in nobody ? nobody.why : '');
+    const { prefix, repo } = as;
     const transport = new StdioClientTransport({
       command: prefix[0]!,
-      args: [...prefix.slice(1), process.execPath, '--import', 'tsx', CLI_SOURCE, 'mcp', '--root', sb.root],
-      cwd: REPO,
+      args: [...prefix.slice(1), process.execPath, ...cliArgs().map((a) => (path.isAbsolute(a) ? inRepo(as, a) : a)), 'mcp', '--root', sb.root],
+      cwd: repo,
       stderr: 'pipe',
     });
     const client = new Client({ name: 'hashline-test', version: '0.0.0' });
@@ -143,9 +145,10 @@ describe('a directory the server may not search (EACCES met by the guard), hashl
   });
 
   test('HTTP: GET and PUT answer 500 io_error with the path relative to the root', async (t) => {
-    if (prefix === null) return t.skip('why' in nobody ? nobody.why : '');
-    const child: ChildProcess = spawn(prefix[0]!, [...prefix.slice(1), process.execPath, '--import', 'tsx', CLI_SOURCE, 'serve', '--root', sb.root, '--port', '0'], {
-      cwd: REPO,
+    if (as === null) return skipOrFail(t, 'why' in nobody ? nobody.why : '');
+    const { prefix, repo } = as;
+    const child: ChildProcess = spawn(prefix[0]!, [...prefix.slice(1), process.execPath, ...cliArgs().map((a) => (path.isAbsolute(a) ? inRepo(as, a) : a)), 'serve', '--root', sb.root, '--port', '0', '--no-token'], {
+      cwd: repo,
       env: { ...process.env, HASHLINE_TOKEN: '' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

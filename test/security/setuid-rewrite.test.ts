@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { skipOrFail } from '../helpers/needs.js';
 import { type Daemon, q, startDaemon } from '../http/harness.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -49,7 +50,8 @@ test('HTTP PUT over a setuid/setgid file of this user: the bits are dropped, the
   assert.equal(await fsp.readFile(abs('put-root.sh'), 'utf8'), '#!/bin/sh\nnew\n');
 });
 
-test('HTTP PUT over a setuid file of another user: the owner is kept, the bits dropped', { skip: isRoot ? false : 'needs root to give a file another owner' }, async () => {
+test('HTTP PUT over a setuid file of another user: the owner is kept, the bits dropped', async (t) => {
+  if (!isRoot) return skipOrFail(t, 'needs root to give a file another owner');
   await fsp.chown(abs('put-other.sh'), 1234, 1234);
   await fsp.chmod(abs('put-other.sh'), 0o6750);
   const r = await d.call(`/v1/fs/file?${q({ path: 'put-other.sh' })}`, { method: 'PUT', body: '#!/bin/sh\nnew\n' });

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fsEditTool } from '../../tools/hashline/fs-edit.js';
 import { usageError } from '../options.js';
-import { EXIT_OK, EXIT_REFUSED, json, oneShot, openLocal, out, style, styleDiff, warn } from './local-engine.js';
+import { EXIT_OK, EXIT_REFUSED, json, oneShot, openLocal, out, shown, style, styleDiff, warn } from './local-engine.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -30,9 +30,9 @@ export async function editCommand(argv: string[]): Promise<void> {
   else if (result.isError) warn(result.text);
   else
     for (const r of result.structured.results ?? []) {
-      out(style.header(r.header));
+      out(style.header(shown(r.header)));
       for (const w of r.warnings) warn(w);
-      if (r.diff !== undefined) out(styleDiff(r.diff.replace(/\n$/, '')));
+      if (r.diff !== undefined) out(styleDiff(shown(r.diff.replace(/\n$/, ''))));
     }
   process.exitCode = result.isError ? EXIT_REFUSED : EXIT_OK;
 }

@@ -7,7 +7,7 @@ import { loadTextFile } from '../../io/read/text-file.js';
 import { loadLines } from '../../io/read/read-lines.js';
 import { sha256File } from '../../io/read/sha256-file.js';
 import { usageError } from '../options.js';
-import { EXIT_OK, EXIT_REFUSED, json, openLocal, out, style, warn } from './local-engine.js';
+import { EXIT_OK, EXIT_REFUSED, json, openLocal, out, shown, style, warn } from './local-engine.js';
 
 interface Hashed {
   path: string;
@@ -40,7 +40,7 @@ export async function hashCommand(argv: string[]): Promise<void> {
   else
     for (const r of results) {
       if (r.error) warn(`${r.path}: [${r.error.code}] ${r.error.message}`);
-      else out(`${r.sha256}  ${style.header(r.tag!)}  ${r.path}`);
+      else out(`${r.sha256}  ${style.header(r.tag!)}  ${shown(r.path)}`);
     }
   process.exitCode = results.some((r) => r.error) ? EXIT_REFUSED : EXIT_OK;
 }

@@ -2,8 +2,10 @@
 // directory) with the history kept across runs (so `hashline edit` finds the version `hashline
 // read` showed, and `hashline rollback` the versions before it), output styling, and exit codes.
 
+import { cliWording } from './cli-wording.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { escapeControls } from '../../core/text/terminal-safe.js';
 import { createEngine, engineForCall, type Engine } from '../../tools/engine.js';
 import type { CallContext } from '../../tools/tool.js';
 import { ENGINE_FLAGS, engineConfigFor, parseFlags, type FlagValues } from '../options.js';
@@ -43,6 +45,12 @@ export async function openLocal<E extends Spec>(command: string, argv: string[],
 export const oneShot = (): CallContext => ({ signal: new AbortController().signal, progress: () => undefined });
 
 const colour = process.stdout.isTTY === true && (process.env.NO_COLOR ?? '') === '';
+
+/**
+ * Text from files for stdout: on a terminal its control characters are shown escaped (a file
+ * cannot drive the terminal); piped, the bytes are kept as they are.
+ */
+export const shown = (text: string): string => (process.stdout.isTTY === true ? escapeControls(text) : text);
 const paint = (code: string) => (s: string) => (colour ? `\u001b[${code}m${s}\u001b[0m` : s);
 export const style = { header: paint('1;36'), dim: paint('2'), add: paint('32'), del: paint('31'), warn: paint('33'), hunk: paint('36') };
 
@@ -69,7 +77,9 @@ export function out(text: string): void {
 }
 
 export function warn(text: string): void {
-  process.stderr.write(`${style.warn(text)}\n`);
+  const said = cliWording(text);
+  process.stderr.write(`${style.warn(process.stderr.isTTY === true ? escapeControls(said) : said)}
+`);
 }
 
 export function json(value: unknown): void {

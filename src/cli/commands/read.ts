@@ -1,8 +1,9 @@
-// `hashline read PATH [--lines A-B | --symbol NAME [--full]]`: fs_read for people and scripts.
+// `hashline read PATH [--lines A-B | --symbol NAME [--full]]`: fs_read for people and scripts. On a
+// terminal the file's control characters are shown escaped; piped, its bytes pass as they are.
 
 import { fsReadTool } from '../../tools/hashline/fs-read.js';
 import { usageError } from '../options.js';
-import { EXIT_OK, EXIT_REFUSED, json, oneShot, openLocal, out, styleRead, warn } from './local-engine.js';
+import { EXIT_OK, EXIT_REFUSED, json, oneShot, openLocal, out, shown, styleRead, warn } from './local-engine.js';
 
 export async function readCommand(argv: string[]): Promise<void> {
   const { engine, values, positionals } = await openLocal('read', argv, { lines: { type: 'string' }, symbol: { type: 'string' }, full: { type: 'boolean' } });
@@ -21,7 +22,7 @@ export async function readCommand(argv: string[]): Promise<void> {
   if (values.json) json(structured);
   else
     for (const r of results) {
-      if (r.content !== '') out(styleRead(r.content));
+      if (r.content !== '') out(styleRead(shown(r.content)));
       if (r.warnings) warn(r.warnings);
     }
   process.exitCode = refused ? EXIT_REFUSED : EXIT_OK;

@@ -4,7 +4,7 @@
 import { toHashlineError } from '../../core/errors/errors.js';
 import { fsRollbackTool } from '../../tools/hashline/fs-rollback.js';
 import { usageError } from '../options.js';
-import { EXIT_OK, EXIT_REFUSED, json, oneShot, openLocal, out, style, warn } from './local-engine.js';
+import { EXIT_OK, EXIT_REFUSED, json, oneShot, openLocal, out, shown, style, warn } from './local-engine.js';
 
 export async function rollbackCommand(argv: string[]): Promise<void> {
   const { engine, values, positionals } = await openLocal('rollback', argv, { to: { type: 'string' } });
@@ -14,7 +14,7 @@ export async function rollbackCommand(argv: string[]): Promise<void> {
     const { structured } = await fsRollbackTool.run(engine, { path: positionals[0]!, ...(to === undefined ? {} : { hash: to }) }, oneShot());
     if (values.json) json(structured);
     else {
-      out(style.header(structured.header));
+      out(style.header(shown(structured.header)));
       if (structured.warning) warn(structured.warning);
       out(`replaced ${structured.replaced_hash === '' ? '(no file)' : structured.replaced_hash}: undo with \`hashline rollback ${structured.path} --to ${structured.replaced_hash}\``);
     }

@@ -10,7 +10,8 @@
 // prefix that ends inside a word (the quote lost a word's first characters: the whole line is
 // replaced); a prefix of blanks before a one-line search is its indentation (line-start.ts). The
 // best region must also agree line by line (lineDisagreement): at least half of the quoted lines
-// stand in it as written, or, for a one-line quote, the line is 0.75 similar.
+// stand in it as written, or, for a one-line quote, the line is 0.75 similar; when neither it nor
+// any region tying with it agrees, the block matches nowhere (not ambiguous).
 
 import DiffMatchPatch from 'diff-match-patch';
 import { distance } from 'fastest-levenshtein';
@@ -175,12 +176,16 @@ export function fuzzyStep(text: string, search: string, replace: string): FuzzyR
   }
   const rivals = scored.filter((w) => w !== best && (Math.abs(w.ratio! - best!.ratio!) < EPS || (!overlaps(w, best!) && w.ratio! <= best!.ratio! + FUZZY_MARGIN)));
   const similarity = round(1 - best.ratio!);
+  // regions that are only alike in shape (a function that exists nowhere, quoted among others like
+  // it) are no match, however many of them tie
+  const disagree = lineDisagreement(body, windowText(best));
+  if (disagree !== null && rivals.every((w) => lineDisagreement(body, windowText(w)) !== null)) {
+    return { kind: 'none', closest: closestOf(best), note: disagree };
+  }
   if (rivals.length > 0) {
     const spans = [best, ...rivals].sort((a, b) => a.i - b.i).slice(0, MAX_LISTED_SPANS).map(spanOf);
     return { kind: 'ambiguous', spans, similarity };
   }
-  const disagree = lineDisagreement(body, windowText(best));
-  if (disagree !== null) return { kind: 'none', closest: closestOf(best), note: disagree };
   const edit = windowEdit(index, best.i, best.m, search, replace);
   const { head, tail } = trimEdges(body, windowText(best), !search.endsWith('\n'));
   const start = head > 0 && matchStart(text, edit.start + head) === 'word' ? edit.start : edit.start + head;

@@ -1,11 +1,13 @@
-// Step 2 of the aider cascade: the search text occurs exactly once once both sides are
-// whitespace-normalized: inside each line runs of spaces and tabs become one space and trailing
-// whitespace is dropped, while indentation (the whitespace a line starts with) must match as it is
-// (a different indentation is step 3's, which re-indents the replacement). The match is mapped back
-// to the original text, so the replacement lands on exactly the characters the normalized match
+// Step 2 of the aider cascade, as the seed system runs it: the search block's lines equal a run of
+// the file's whole lines once each side is normalized line by line (tabs in the indentation count as
+// 2 spaces, inner runs of spaces and tabs become one space, trailing blanks are dropped); one such
+// run replaces those WHOLE lines (their old trailing blanks go too), two are ambiguous. A search
+// that is not whole lines (a fragment inside a line) falls back to the same comparison as a
+// substring, indentation kept as it is (a different indentation is step 3's, which re-indents the
+// replacement); that match is mapped back, so the replacement lands on exactly the characters it
 // covers (a match inside a word or the indentation is treated as the exact step treats it).
 
-import { LineIndex } from './line-index.js';
+import { blockLines, LineIndex, windowEdit } from './line-index.js';
 import { matchEdit, matchStart } from './line-start.js';
 import { MAX_LISTED_SPANS, type StepResult } from './types.js';
 
@@ -71,14 +73,42 @@ export function normalizeWhitespace(text: string): string {
   return normalize(text, false).text;
 }
 
+/** A line as the whole-line comparison sees it: tabs in its indentation as 2 spaces, inner runs as one space, no trailing blanks. */
+export function lineKey(line: string): string {
+  const lead = /^[ \t]*/.exec(line)![0];
+  const body = line.slice(lead.length).replace(/[ \t]+/g, ' ').replace(/ $/, '');
+  return body === '' ? '' : lead.replace(/\t/g, '  ') + body;
+}
+
+/** 0-based first lines of every run of whole lines whose keys equal the search lines' keys. */
+function wholeLineRuns(index: LineIndex, keys: readonly string[]): number[] {
+  const n = keys.length;
+  const found: number[] = [];
+  const fileKeys: string[] = [];
+  for (let k = 0; k < index.count; k++) fileKeys.push(lineKey(index.line(k)));
+  for (let i = 0; i + n <= index.count; i++) {
+    let j = 0;
+    while (j < n && fileKeys[i + j] === keys[j]) j++;
+    if (j === n) found.push(i);
+  }
+  return found;
+}
+
 export function whitespaceStep(text: string, search: string, replace: string): StepResult {
   const needle = normalize(search, false).text;
   // a search of blank lines has nothing left to anchor on
   if (needle.replace(/\n/g, '') === '') return { kind: 'none' };
+  const index = new LineIndex(text);
+  const keys = blockLines(search).map(lineKey);
+  const runs = wholeLineRuns(index, keys);
+  if (runs.length === 1) {
+    const i = runs[0]!;
+    return { kind: 'placed', placement: { method: 'whitespace', edit: windowEdit(index, i, keys.length, search, replace), span: index.windowSpan(i, keys.length) } };
+  }
+  if (runs.length > 1) return { kind: 'ambiguous', spans: runs.slice(0, MAX_LISTED_SPANS).map((i) => index.windowSpan(i, keys.length)) };
   const hay = normalize(text, true);
   const first = hay.text.indexOf(needle);
   if (first === -1) return { kind: 'none' };
-  const index = new LineIndex(text);
   const region = (at: number) => ({ start: hay.from[at]!, end: hay.to[at + needle.length - 1]! });
   if (hay.text.indexOf(needle, first + 1) === -1) {
     const { start, end } = region(first);

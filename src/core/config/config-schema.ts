@@ -15,9 +15,15 @@ export type PatchStrategy = (typeof PATCH_STRATEGIES)[number];
 export const AIDER_MATCHERS = ['exact', 'whitespace', 'relative-indentation', 'diff-match-patch'] as const;
 export type AiderMatcher = (typeof AIDER_MATCHERS)[number];
 export const CHOWN_POLICIES = ['same', 'any'] as const;
+/** `restricted` (default): paths outside the roots need an allow entry; `unrestricted`: any path, blocks kept. */
+export const FILE_ACCESS = ['restricted', 'unrestricted'] as const;
+export type FileAccess = (typeof FILE_ACCESS)[number];
 export const HISTORY_STORES = ['sqlite', 'memory', 'off', 'postgres'] as const;
 export type HistoryStoreKind = (typeof HISTORY_STORES)[number];
 export type ChownPolicy = (typeof CHOWN_POLICIES)[number];
+/** `atomic`: temp file + rename, never torn by a process crash; `fsync`: also flushes file and directory (power loss). */
+export const DURABILITY_MODES = ['atomic', 'fsync'] as const;
+export type Durability = (typeof DURABILITY_MODES)[number];
 export const FORMAT_MODES = ['stdout', 'in_place'] as const;
 export type FormatMode = (typeof FORMAT_MODES)[number];
 export const DEFAULT_FORMAT_TIMEOUT_MS = 20_000;
@@ -68,8 +74,8 @@ function buildSchemas() {
     /** When given, these replace allow/block for reads. */
     read_allow: pathList.optional(),
     read_block: pathList.optional(),
-    /** Tool names and/or families served (read at start). */
-    tools: z.array(z.string().min(1)).max(64).optional(),
+    /** Tool names and/or profiles served (read at start): a list, or one string (`"hashline"`, `"fs_read, fs_edit"`). */
+    tools: z.union([z.string().min(1), z.array(z.string().min(1)).max(64)]).optional(),
     safety: z
       .strictObject({
         /** Changing an existing file needs a fresh expectedSha256 (default true). */
@@ -78,6 +84,8 @@ function buildSchemas() {
       .optional(),
     files: z
       .strictObject({
+        /** Read at start only: a person approves it (the file is out of every tool's reach) and restarts. */
+        access: z.enum(FILE_ACCESS).optional(),
         read: z.strictObject({ modes: uniqueList(READ_MODES).optional() }).optional(),
         patch: z
           .strictObject({
@@ -86,8 +94,12 @@ function buildSchemas() {
           })
           .optional(),
         chattr: z.strictObject({ chown: z.enum(CHOWN_POLICIES).optional() }).optional(),
+        /** Tools may write inside `.git`, `.hg` and `.svn` (default false: those folders are read-only). */
+        write_vcs_dirs: z.boolean().optional(),
       })
       .optional(),
+    /** How writes reach the disk (read at start). */
+    write: z.strictObject({ durability: z.enum(DURABILITY_MODES).optional() }).optional(),
     /** Where the history is kept and for how long (read at start). */
     history: z
       .strictObject({
@@ -191,10 +203,17 @@ export interface Settings {
   readonly patchStrategies: readonly PatchStrategy[];
   readonly aiderMatchers: readonly AiderMatcher[];
   readonly chown: ChownPolicy;
+  /** `[files] write_vcs_dirs`: writes inside `.git`, `.hg`, `.svn` are admitted (default false). */
+  readonly writeVcsDirs: boolean;
   readonly persistHistory: boolean | undefined;
   /** The formatters in force, in order (empty unless [format] enabled = true). */
   readonly formatters: readonly FormatterSpec[];
   readonly sql: Readonly<SqlDefaults>;
+}
+
+/** `tools` as a list: a string is one name, or several separated by commas. */
+export function toolList(tools: string | readonly string[]): string[] {
+  return (typeof tools === 'string' ? tools.split(',') : [...tools]).map((t) => t.trim()).filter((t) => t !== '');
 }
 
 export function resolveSettings(doc: ConfigDoc): Settings {
@@ -206,12 +225,13 @@ export function resolveSettings(doc: ConfigDoc): Settings {
       readAllow: doc.read_allow ? freeze([...doc.read_allow]) : undefined,
       readBlock: doc.read_block ? freeze([...doc.read_block]) : undefined,
     }),
-    tools: doc.tools ? freeze([...doc.tools]) : undefined,
+    tools: doc.tools === undefined ? undefined : freeze(toolList(doc.tools)),
     requireHash: doc.safety?.require_hash ?? true,
     readModes: freeze([...(doc.files?.read?.modes ?? READ_MODES)]),
     patchStrategies: freeze([...(doc.files?.patch?.strategies ?? PATCH_STRATEGIES)]),
     aiderMatchers: freeze([...(doc.files?.patch?.aider_matchers ?? AIDER_MATCHERS)]),
     chown: doc.files?.chattr?.chown ?? 'same',
+    writeVcsDirs: doc.files?.write_vcs_dirs ?? false,
     persistHistory: doc.history?.persist,
     formatters: freeze(
       doc.format?.enabled === true

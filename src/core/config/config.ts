@@ -2,7 +2,7 @@
 // once at start (zod, strict), then frozen. Unsafe switches have loud names and default off.
 // What may change while the server runs (the file's settings, reloaded) lives in io/guard/config-file.ts.
 
-import type { ConfigDoc, GuardLists } from './config-schema.js';
+import { toolList, type ConfigDoc, type Durability, type FileAccess, type GuardLists } from './config-schema.js';
 import { resolveHistory, type HistorySettings } from '../history/history-settings.js';
 
 /** Size limits of one request and one reply (the stdio transport of the MCP SDK drops >10 MiB). */
@@ -32,6 +32,15 @@ export interface EngineConfig {
   readonly tools?: readonly string[] | undefined;
   /** Where the history is kept (`--history` over `[history]`). */
   readonly history: HistorySettings;
+  /** How writes reach the disk (`--durability` over `[write] durability`; default `atomic`). */
+  readonly durability?: Durability | undefined;
+  /**
+   * `unrestricted`: paths outside the roots are admitted without an allow entry (blocks, read
+   * blocks, the protected configuration, the state directory and hashes still hold). Only a person
+   * sets it: `--unrestricted-file-access`, or `[files] access` in the configuration file as read at
+   * start (out of every tool's reach); never a tool argument, never a reload.
+   */
+  readonly access?: FileAccess | undefined;
 }
 
 type CliValues = {
@@ -44,6 +53,10 @@ type CliValues = {
   tools?: string[] | undefined;
   /** `--history sqlite|memory|off|postgres://...` */
   history?: string | undefined;
+  /** `--durability atomic|fsync` (checked by the command line). */
+  durability?: Durability | undefined;
+  /** `--unrestricted-file-access` */
+  unrestricted?: boolean | undefined;
 };
 
 /** Lists of the command line and of the file, added up (read lists stay unset when neither sets them). */
@@ -73,7 +86,9 @@ export function mergeConfig(cli: CliValues, file: ConfigDoc = {}): EngineConfig 
     ...(cli.roots && cli.roots.length > 0 ? { roots: cli.roots } : {}),
     ...lists,
     cliLists,
-    tools: cli.tools ?? file.tools,
+    tools: cli.tools ?? (file.tools === undefined ? undefined : toolList(file.tools)),
     history: resolveHistory(cli.history, file.history),
+    durability: cli.durability ?? file.write?.durability ?? 'atomic',
+    access: cli.unrestricted === true ? 'unrestricted' : (file.files?.access ?? 'restricted'),
   });
 }

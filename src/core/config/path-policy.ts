@@ -4,8 +4,9 @@
 
 import path from 'node:path';
 import { HashlineError } from '../errors/errors.js';
-import { pathHasLockName } from '../lock-names.js';
-import { LOCK_FILE_REASON, permissionDenied } from '../messages/guard.js';
+import { isLockName } from '../lock-names.js';
+import { pathHasOwnName } from '../own-names.js';
+import { LOCK_FILE_REASON, permissionDenied, STAGING_FILE_REASON, STATE_DIR_REASON, VCS_DIR_REASON } from '../messages/guard.js';
 
 export type Scope = 'read' | 'write';
 
@@ -23,6 +24,23 @@ export interface PathPolicyConfig {
   readonly protect?: readonly string[] | undefined;
   /** Exact files no tool may read or change (the server's token file). */
   readonly seal?: readonly string[] | undefined;
+  /** Directories no tool may read, change or list, with everything under them (hashline's state directory). */
+  readonly sealTree?: readonly string[] | undefined;
+  /**
+   * The operator's unrestricted file access: a path outside every root is admitted without an allow
+   * entry. Everything else here still holds (blocks, read blocks, protected and sealed files, lock files).
+   */
+  readonly unrestricted?: boolean | undefined;
+  /** `[files] write_vcs_dirs`: tools may write inside `.git`, `.hg` and `.svn` (default false: read-only). */
+  readonly writeVcsDirs?: boolean | undefined;
+}
+
+/** Version-control folders: read-only for every tool unless the configuration opens them. */
+export const VCS_DIRS: readonly string[] = ['.git', '.hg', '.svn'];
+
+/** True when a component of `rel` names a version-control folder (or file: a worktree's `.git`), in any case. */
+function hasVcsPart(rel: string): boolean {
+  return rel.split('/').some((part) => VCS_DIRS.includes(part.toLowerCase()));
 }
 
 export type Verdict =
@@ -83,17 +101,28 @@ export function containingRoot(abs: string, config: Pick<PathPolicyConfig, 'root
   return config.roots?.find((r) => isWithin(abs, r));
 }
 
+/** The refusal reason when a component of `rel` is one of hashline's own names, else undefined. */
+function ownNameIn(rel: string): string | undefined {
+  if (!pathHasOwnName(rel)) return undefined;
+  return rel.split('/').some((part) => isLockName(part)) ? LOCK_FILE_REASON : STAGING_FILE_REASON;
+}
+
 /** Decides a normalized absolute path against the policy, with no disk access. */
 export function decide(abs: string, config: PathPolicyConfig, scope: Scope): Verdict {
   if (config.seal?.includes(abs) || (scope === 'write' && config.protect?.includes(abs))) {
     return { kind: 'denied', abs, code: 'path_blocked', reason: "path is the operator's configuration, which no tool may change" };
   }
-  // hashline's own lock files (core/lock-names.ts) are never read, written or listed by a tool:
+  if (config.sealTree?.some((d) => isWithin(abs, d))) return { kind: 'denied', abs, code: 'path_blocked', reason: STATE_DIR_REASON };
+  // hashline's own names (core/own-names.ts: staging, backup and lock files, which hold the bytes
+  // of the file they stage) are never read, written or listed by a tool, whatever the lists say:
   // any component below the root so named, or the last one of a path outside it
   const holder = containingRoot(abs, config);
   const inRoot = holder !== undefined;
-  if (pathHasLockName(holder !== undefined ? abs.slice(holder.length) : abs.slice(abs.lastIndexOf('/')))) {
-    return { kind: 'denied', abs, code: 'path_blocked', reason: LOCK_FILE_REASON };
+  const own = ownNameIn(holder !== undefined ? abs.slice(holder.length) : abs.slice(abs.lastIndexOf('/')));
+  if (own !== undefined) return { kind: 'denied', abs, code: 'path_blocked', reason: own };
+  // a write into .git (a hook, core.fsmonitor in .git/config) runs at the user's next git command
+  if (scope === 'write' && config.writeVcsDirs !== true && holder !== undefined && hasVcsPart(abs.slice(holder.length))) {
+    return { kind: 'denied', abs, code: 'path_blocked', reason: VCS_DIR_REASON };
   }
   const { allow, block } = lists(config, scope);
   const blocked = block.some((b) => isWithin(abs, b));
@@ -102,7 +131,7 @@ export function decide(abs: string, config: PathPolicyConfig, scope: Scope): Ver
     return { kind: 'conflict', abs, reason: 'Security Alert: path is in both blocklist and allowlist.' };
   }
   if (blocked) return { kind: 'denied', abs, code: 'path_blocked', reason: 'path is in blocklist' };
-  if (!inRoot && !allowListed) {
+  if (!inRoot && !allowListed && config.unrestricted !== true) {
     return { kind: 'denied', abs, code: 'path_outside_root', reason: 'path is outside project root' };
   }
   return { kind: 'allowed', abs, inRoot, allowListed };

@@ -1,7 +1,7 @@
 // The boundary-balance repair (spec/hashline.md): a replacement whose brackets no longer balance
 // the lines it replaces, because its last row repeats the closing line just below the range, or
-// because it left out the closing line that ended the range, is repaired when that single line
-// brings the difference to exactly 0. It runs only when the whole plan is unbalanced (so a plan
+// because it left out the closing line that ended the range, is repaired when dropping (or
+// keeping) that single line brings the difference to exactly 0: `}`, `});`, `]);`, `})` alike. It runs only when the whole plan is unbalanced (so a plan
 // that moves a closing bracket with two hunks is left alone), and says so in a warning.
 
 import * as msg from '../messages/edit.js';
@@ -40,12 +40,15 @@ export function repairBalance(lines: readonly string[], hunks: readonly Hunk[]):
     const delta = balance(h.rows) - balance(replaced(lines, h));
     const last = h.rows[h.rows.length - 1]!;
     const below = lines[h.end];
-    if (delta === -1 && h.rows.length >= 2 && below !== undefined && CLOSER_ONLY.test(last) && last === below) {
+    if (delta < 0 && h.rows.length >= 2 && below !== undefined && CLOSER_ONLY.test(last) && last === below && balance([last]) === delta) {
       warnings.push(msg.balanceRepaired(h.start, 'dropped'));
       return { ...h, rows: h.rows.slice(0, -1) };
     }
     const closing = lines[h.end - 1]!;
-    if (delta === 1 && h.end > h.start && CLOSER_ONLY.test(closing) && last.trim() !== closing.trim() && balance([closing]) === -1) {
+    // A range that is only the closing line is kept only under a payload that closes a block of its own
+    // (`replace 5:` of `};` by a whole new member ending `},`); else replacing the closer is intended.
+    const spans = h.end > h.start || (h.rows.length >= 2 && CLOSER_ONLY.test(last));
+    if (delta > 0 && spans && CLOSER_ONLY.test(closing) && last.trim() !== closing.trim() && balance([closing]) === -delta) {
       warnings.push(msg.balanceRepaired(h.start, 'kept'));
       return { ...h, rows: [...h.rows, closing] };
     }

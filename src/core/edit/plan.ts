@@ -22,20 +22,35 @@ function conflict(laterDsl: number, message: string, details: Record<string, unk
   throw new HashlineError('edit_overlap', msg.atDslLine(laterDsl, message), { details: { dslLine: laterDsl, ...details } });
 }
 
-function toHunk(op: EditOp, target: PlanTarget): Hunk {
+/**
+ * The empty line a whole read shows after a final newline (`3| ` for `one\ntwo\n`, `1| ` for an
+ * empty file), or null. It can be addressed: deleting it changes nothing, replacing it or inserting
+ * next to it appends at the end of the file.
+ */
+function phantomLine(target: PlanTarget): number | null {
+  return target.text === '' || target.text.endsWith('\n') ? target.lineCount + 1 : null;
+}
+
+function toHunk(op: EditOp, target: PlanTarget): Hunk | null {
   const total = target.lineCount;
+  const phantom = phantomLine(target);
   const check = (line: number): void => {
-    if (line > total) outOfRange(line, total, op.dslLine);
+    if (line > total && line !== phantom) outOfRange(line, total, op.dslLine);
   };
+  const tail = (rows: readonly string[]): Hunk => ({ kind: 'tail', rows, dslLine: op.dslLine });
   switch (op.kind) {
     case 'replace':
-    case 'delete':
+    case 'delete': {
       check(op.start);
       check(op.end);
-      return { kind: 'range', start: op.start, end: op.end, rows: op.kind === 'replace' ? op.rows : [], dslLine: op.dslLine };
+      const rows = op.kind === 'replace' ? op.rows : [];
+      if (op.start === phantom) return rows.length === 0 ? null : tail(rows);
+      return { kind: 'range', start: op.start, end: Math.min(op.end, total), rows, dslLine: op.dslLine };
+    }
     case 'insert_before':
     case 'insert_after':
       check(op.line);
+      if (op.line === phantom) return tail(op.rows);
       return { kind: op.kind === 'insert_before' ? 'before' : 'after', line: op.line, rows: op.rows, dslLine: op.dslLine };
     case 'insert_head':
     case 'insert_tail':
@@ -106,7 +121,7 @@ export function checkConflicts(hunks: readonly Hunk[]): void {
 
 /** Resolves and validates `ops` against a file; the hunks keep the ops' order. */
 export function resolvePlan(ops: readonly EditOp[], target: PlanTarget): Hunk[] {
-  const hunks = ops.map((op) => toHunk(op, target));
+  const hunks = ops.map((op) => toHunk(op, target)).filter((h): h is Hunk => h !== null);
   checkConflicts(hunks);
   return hunks;
 }

@@ -22,6 +22,7 @@ const guard = { retryable: false, boundary: 'path_denied' } as const;
 export const CODES = {
   // arguments and paths
   invalid_arguments: { meaning: "the request does not match the tool's input schema", retryable: false },
+  pattern_unsupported: { meaning: 'a regular expression or glob uses a feature that cannot run in linear time (lookaround, back-reference)', retryable: false },
   batch_limit: { meaning: 'a batch names fewer than 1 or more than 50 files', retryable: false },
   invalid_path: { meaning: 'the path is empty, holds a NUL byte, a `~`, a backslash or another refused form', ...guard },
   path_outside_root: { meaning: 'the path resolves outside the project root and is not allow-listed', ...guard },
@@ -33,7 +34,7 @@ export const CODES = {
   not_found: { meaning: 'the file or directory does not exist', retryable: false, next: 'file_capabilities' },
   is_directory: { meaning: 'a file was expected, a directory was found', retryable: false },
   not_a_directory: { meaning: 'a directory was expected', retryable: false },
-  not_regular_file: { meaning: 'the path is not a regular file (device, fifo, socket)', retryable: false },
+  not_regular_file: { meaning: 'the path is not a regular file (device, fifo, socket), or is a symbolic link a boundary tool would change through', retryable: false },
   already_exists: { meaning: 'the destination already exists', retryable: false },
   io_error: { meaning: 'the operating system refused the operation', retryable: false },
   too_large: { meaning: 'the input or the file exceeds a size limit', retryable: false },
@@ -78,28 +79,28 @@ export const CODES = {
   document_parse_error: { meaning: 'the document does not parse, so selectors cannot be applied', retryable: false, next: 'file_read', boundaryOnly: true },
 
   // file_patch
-  patch_strategy_required: { meaning: 'a patch needs an explicit patchStrategy (ast or aider_block)', retryable: true, next: 'file_capabilities', boundaryOnly: true },
+  patch_strategy_required: { meaning: 'a patch needs an explicit patchStrategy (ast or aider_block)', retryable: false, next: 'file_capabilities', boundaryOnly: true },
   patch_strategy_unavailable: { meaning: 'the strategy is excluded by configuration or not supported for this file', retryable: false, next: 'file_capabilities', boundaryOnly: true },
-  patch_strategy_arguments: { meaning: 'the operations do not fit the strategy (astRules for ast, aiderBlocks for aider_block)', retryable: true, boundaryOnly: true },
+  patch_strategy_arguments: { meaning: 'the operations do not fit the strategy (astRules for ast, aiderBlocks for aider_block)', retryable: false, boundaryOnly: true },
   aider_no_match: { meaning: 'a search block matches nowhere in the file, not even approximately', retryable: true, next: 'file_read', boundaryOnly: true },
   aider_ambiguous: { meaning: 'a search block matches more than one region equally well', retryable: true, next: 'file_read', boundaryOnly: true },
   aider_matcher_disabled: { meaning: 'every matcher that could place the block is disabled by configuration', retryable: false, next: 'file_capabilities', boundaryOnly: true },
   ast_match_count: { meaning: 'an AST rule matched a different number of nodes than expected', retryable: true, next: 'file_read', boundaryOnly: true },
-  ast_rewrite_cardinality: { meaning: 'an AST rule expects other than one match, which a rewrite cannot place unambiguously', retryable: true, boundaryOnly: true },
+  ast_rewrite_cardinality: { meaning: 'an AST rule expects other than one match, which a rewrite cannot place unambiguously', retryable: false, boundaryOnly: true },
   ast_capability_unavailable: { meaning: 'no grammar is available for the file, so AST patches cannot run', retryable: false, next: 'file_capabilities', boundaryOnly: true },
-  candidate_parse_error: { meaning: 'the patched text would not parse where the original did', retryable: true, next: 'file_patch', boundaryOnly: true },
+  candidate_parse_error: { meaning: 'the patched text would not parse where the original did (not checked for SQL: its policy decides)', retryable: false, next: 'file_read', boundaryOnly: true },
   format_failed: { meaning: 'the configured formatter failed or is missing; nothing was written', retryable: false, boundaryOnly: true },
   preview_receipt_invalid: { meaning: 'the preview receipt is unknown, used, or bound to another file, session, source or configuration', retryable: false, next: 'file_patch', boundaryOnly: true },
   preview_receipt_expired: { meaning: 'the preview receipt expired', retryable: false, next: 'file_patch', boundaryOnly: true },
   preview_receipt_in_use: { meaning: 'the preview receipt is being committed by another call', retryable: false, boundaryOnly: true },
   preview_receipt_limit: { meaning: 'too many or too large outstanding previews in this session', retryable: true, boundaryOnly: true },
-  sql_validation_failed: { meaning: 'required SQL validation found the candidate invalid', retryable: true, boundaryOnly: true },
+  sql_validation_failed: { meaning: 'required SQL validation found the candidate invalid', retryable: false, next: 'file_read', boundaryOnly: true },
   sql_validation_unavailable: { meaning: 'SQL validation could not run (queue full, deadline, unsupported dialect)', retryable: true, boundaryOnly: true },
 
   // file_rename, file_chattr, file_delete
   file_referenced: { meaning: 'other files import a file the batch deletes (forceReferences: true overrides)', retryable: false, boundaryOnly: true },
   reference_scan_incomplete: { meaning: 'the reference scan could not be proven complete (forceReferences: true overrides)', retryable: false, boundaryOnly: true },
-  reference_verification_failed: { meaning: 'the reference scan cannot run because AST reads are excluded by configuration', retryable: false, boundaryOnly: true },
+  reference_verification_failed: { meaning: 'the reference scan cannot verify: AST reads are excluded by configuration, or files that could import the target are read-blocked (forceReferences: true overrides)', retryable: false, boundaryOnly: true },
   chattr_refused: { meaning: 'a mode or owner change outside what is permitted (setuid, setgid, sticky, another owner)', retryable: false, boundaryOnly: true },
 
   // HTTP

@@ -19,11 +19,17 @@ export function okEnvelope<T>(data: T): { ok: true; data: T } {
   return { ok: true, data };
 }
 
-/** The error as the boundary family reports it: finer engine codes become the family's own, kept in `details.reason`. */
-export function boundaryError(e: HashlineError): EnvelopeError {
+/**
+ * The error as the boundary family reports it: finer engine codes become the family's own, kept in
+ * `details.reason`. An error about a file names it in `details.filePath`: `filePath` (the entry of a
+ * batch) when the error does not name it already.
+ */
+export function boundaryError(e: HashlineError, filePath?: string): EnvelopeError {
   const info: CodeInfo = CODES[e.code];
   const shown = info.boundary ?? e.code;
-  const details = shown === e.code ? e.details : { ...(e.details ?? {}), reason: e.code };
+  const named = e.details?.filePath ?? filePath;
+  const withFile = typeof named === 'string' && e.details?.filePath === undefined ? { ...(e.details ?? {}), filePath: named } : e.details;
+  const details = shown === e.code ? withFile : { ...(withFile ?? {}), reason: e.code };
   const next = e.suggestedNextCall ?? (CODES[shown as keyof typeof CODES] as CodeInfo | undefined)?.next;
   return {
     code: shown,

@@ -57,5 +57,21 @@ export function errnoText(value: unknown): string {
 /** Wraps anything thrown into a HashlineError, keeping codes that are already there (an OS error's message loses its paths). */
 export function toHashlineError(value: unknown): HashlineError {
   if (value instanceof HashlineError) return value;
+  // an operating-system error (EPERM, ENOSPC ...) is io_error in every tool, with its errno
+  const errno = osErrno(value);
+  if (errno !== undefined) return new HashlineError('io_error', errnoText(value), { details: { errno }, cause: value });
   return new HashlineError('internal', errnoText(value), { cause: value });
+}
+
+/** `{ errno }` of an operating-system error, for the details of the io_error that words it; `{}` otherwise. */
+export function errnoDetails(value: unknown): { errno?: string } {
+  const errno = osErrno(value);
+  return errno === undefined ? {} : { errno };
+}
+
+/** The errno code (`EPERM` ...) of an operating-system error, or undefined. */
+export function osErrno(value: unknown): string | undefined {
+  if (!(value instanceof Error)) return undefined;
+  const { code, syscall } = value as Error & { code?: unknown; syscall?: unknown };
+  return typeof code === 'string' && typeof syscall === 'string' && /^E[A-Z0-9]+$/.test(code) ? code : undefined;
 }

@@ -3,6 +3,7 @@
 
 import type { ConfigDoc, HistoryStoreKind } from '../config/config-schema.js';
 import { HashlineError } from '../errors/errors.js';
+import { redactUrl } from './redact-url.js';
 
 export interface HistorySettings {
   readonly store: HistoryStoreKind;
@@ -28,8 +29,10 @@ const POSTGRES_URL = /^postgres(ql)?:\/\//;
 export function parseHistoryFlag(value: string): { store: HistoryStoreKind; url?: string } {
   if (POSTGRES_URL.test(value)) return { store: 'postgres', url: value };
   if (value === 'sqlite' || value === 'memory' || value === 'off') return { store: value };
-  throw new HashlineError('invalid_arguments', `--history takes sqlite, memory, off or a postgres:// URL, not \`${value}\``, {
-    details: { flag: 'history', value },
+  // (a URL of another scheme may carry credentials too: it is shown redacted)
+  const shown = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? redactUrl(value) : value;
+  throw new HashlineError('invalid_arguments', `--history takes sqlite, memory, off or a postgres:// URL, not \`${shown}\``, {
+    details: { flag: 'history', value: shown },
   });
 }
 

@@ -143,7 +143,7 @@ export interface FeedQuery {
   readonly limit?: number;
   readonly client?: string;
   readonly tool?: string;
-  /** Exact real path, or a directory prefix ending in `/`. */
+  /** Real path: that file or folder and what lies below it; ending in `/`, only what lies below (path-scope.ts). */
   readonly path?: string;
   /** Entries of every root in the store (PostgreSQL fleets); default: this root only. */
   readonly allRoots?: boolean;

@@ -115,3 +115,8 @@ export const TAR_FAILED = 'tar operation failed';
 export const UNAUTHORIZED = 'missing or wrong bearer token';
 export const FOREIGN_ORIGIN = 'forbidden: the Origin header names a host this server does not serve';
 export const FOREIGN_HOST = 'forbidden: the Host header names a host this server does not serve';
+
+/** The 429 of an `initialize` on /mcp when every session slot is held by a session in use. */
+export function mcpSessionsFull(max: number, idleMs: number): string {
+  return `too many MCP sessions: all ${max} are in use (a session is closed for a new one only after ${Math.round(idleMs / 60_000)} minutes idle). Close a session you no longer need (DELETE /mcp with its mcp-session-id) or retry later.`;
+}

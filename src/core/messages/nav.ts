@@ -10,6 +10,11 @@ export function badRegex(pattern: string, position: number, reason: string): str
   return `invalid regular expression at position ${position}: ${reason}\n  ${shown}\n  ${' '.repeat(position)}^\nFix the pattern (JavaScript RegExp syntax), or pass \`regex: false\` to search for the text as written.`;
 }
 
+export function patternUnsupported(pattern: string, position: number, what: string): string {
+  const shown = pattern.replace(/[\r\n\t]/g, ' ');
+  return `the regular expression uses ${what} at position ${position}, which cannot run in linear time: patterns run in a linear-time engine (no lookahead, lookbehind or back-references)\n  ${shown}\n  ${' '.repeat(position)}^\nRewrite the pattern without it, or pass \`regex: false\` to search for the text as written.`;
+}
+
 export function badGlob(glob: string, reason: string): string {
   return `the glob \`${glob}\` is malformed: ${reason}`;
 }

@@ -67,3 +67,15 @@ export function aiderEmpty(path: string, op: number): string {
 export function candidateParseError(path: string, at: { line: number; column: number }, before: number, after: number): string {
   return `the patched \`${path}\` would not parse: ${after} syntax error${after === 1 ? '' : 's'} where the file has ${before}, the first new one at line ${at.line}, column ${at.column}; nothing was changed`;
 }
+
+export function formatterNotFound(program: string): string {
+  return `the program \`${program}\` was not found (formatters are never downloaded: install it, or change [format] in the configuration)`;
+}
+
+/** Where a formatter may live: said by the refusal, file_capabilities and `--help`. */
+export const FORMATTER_PLACE = 'a formatter runs only from outside every root and writable allow-list entry (never node_modules/.bin of the project, never through npx or the like), with a scrubbed environment';
+
+export function formatterRefused(program: string, why: 'launcher' | 'writable'): string {
+  const what = why === 'launcher' ? `\`${program}\` starts programs found in the project` : `\`${program}\` lies where a tool can write it`;
+  return `${what}; ${FORMATTER_PLACE}`;
+}

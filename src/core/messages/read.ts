@@ -70,7 +70,17 @@ export function outputCapped(limit: number, next: number, total: number): string
 
 /** hashline's own: a single line is larger than what is left of the reply. */
 export function lineCapped(line: number, shownChars: number): string {
-  return `[Line ${line} was cut after ${shownChars} characters at the reply limit; it is too long to show whole]`;
+  return `[Line ${line} was cut after ${shownChars} characters at the reply limit; it is too long to show whole. file_read reads it in parts: lines [${line - 1}, ${line}], then byteOffset as its note says]`;
+}
+
+/** file_read: the window stopped after whole lines; where to go on (zero-based, end-exclusive). */
+export function fileReadContinue(start: number, end: number): string {
+  return `continue with lines [${start}, ${end}]`;
+}
+
+/** file_read: the window stopped inside a line (maxBytes or the reply limit); the rest of it is read from `byteOffset`. */
+export function fileReadLineCut(line: number, byteOffset: number, end: number): string {
+  return `line ${line} was cut after byte ${byteOffset} of it (maxBytes or the reply limit); continue with lines [${line}, ${end}] and byteOffset ${byteOffset}`;
 }
 
 /** hashline's own: an earlier target used up the reply; read this one in a separate call. */

@@ -2,6 +2,7 @@
 // match spanning lines counts on each), and the windows of lines a reply shows around them (hits
 // plus `context` lines each side, overlapping windows merged). Pure; units are UTF-16 offsets.
 
+import type { LinePattern } from './linear-regex.js';
 import type { LineSpanRange } from './line-range.js';
 
 export interface LineHits {
@@ -15,7 +16,7 @@ export interface LineHits {
  * The lines `re` (global) matches in `text` (LF), at most `limit` of them. After a match the scan
  * resumes at the next line, so a line is tested once however many matches it holds.
  */
-export function matchLines(text: string, re: RegExp, limit = Number.POSITIVE_INFINITY): LineHits {
+export function matchLines(text: string, re: LinePattern, limit = Number.POSITIVE_INFINITY): LineHits {
   const lines: number[] = [];
   let line = 1;
   let counted = 0; // newlines before `counted` are in `line`
@@ -45,7 +46,7 @@ export function matchLines(text: string, re: RegExp, limit = Number.POSITIVE_INF
 }
 
 /** True when `re` matches anywhere in `text`. */
-export function matchesAny(text: string, re: RegExp): boolean {
+export function matchesAny(text: string, re: LinePattern): boolean {
   re.lastIndex = 0;
   const hit = re.test(text);
   re.lastIndex = 0;

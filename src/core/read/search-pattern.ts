@@ -1,5 +1,6 @@
 // The pattern of a content search (fs_search): a literal or a JavaScript regular expression,
-// compiled to one global, multi-line RegExp. Case follows the "smart" rule unless given: sensitive
+// compiled to one global, multi-line matcher (a literal: a RegExp of the escaped text; a regex: a
+// linear-time re2js matcher, core/read/linear-regex.ts, so no pattern stalls the process). Case follows the "smart" rule unless given: sensitive
 // iff the pattern holds an upper-case letter (for a regex, letters of escapes like `\S` or `\W` do
 // not count). A regex that does not parse is a coded error with the position where the parser
 // stopped (0-based, in UTF-16 units), found by a real ECMAScript regex parser.
@@ -7,6 +8,7 @@
 import { RegExpValidator } from '@eslint-community/regexpp';
 import { HashlineError } from '../errors/errors.js';
 import { badRegex, emptyPattern } from '../messages/nav.js';
+import { compileLinear, type LinePattern } from './linear-regex.js';
 
 export interface SearchPatternInput {
   pattern: string;
@@ -17,7 +19,7 @@ export interface SearchPatternInput {
 
 export interface SearchPattern {
   /** Global, multi-line; case-insensitive when `caseSensitive` is false. */
-  readonly re: RegExp;
+  readonly re: LinePattern;
   readonly caseSensitive: boolean;
   /** For a case-sensitive literal on one line: the text itself, searchable as bytes before any decoding. */
   readonly needle: string | undefined;
@@ -59,9 +61,8 @@ export function compileSearchPattern(input: SearchPatternInput): SearchPattern {
       details: { pattern, position: bad.index, reason: bad.reason },
     });
   }
-  let re: RegExp;
   try {
-    re = new RegExp(pattern, flags);
+    new RegExp(pattern, flags);
   } catch (e) {
     // the parser above accepted what the engine refused: report the engine's reason at the end
     const reason = (e as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
@@ -69,5 +70,5 @@ export function compileSearchPattern(input: SearchPatternInput): SearchPattern {
       details: { pattern, position: pattern.length, reason },
     });
   }
-  return { re, caseSensitive, needle: undefined };
+  return { re: compileLinear(pattern, caseSensitive), caseSensitive, needle: undefined };
 }

@@ -28,6 +28,8 @@ export interface RestoreRequest {
   readonly versions: readonly RestoreVersion[];
   /** The disk's LF text and tag, or null when the file does not exist. */
   readonly disk: { readonly text: string; readonly tag: string } | null;
+  /** The read policy refuses the file: no message or detail names a tag of it the caller did not give. */
+  readonly hidden?: boolean | undefined;
 }
 
 export interface RestorePlan {
@@ -45,11 +47,14 @@ function knownTags(versions: readonly RestoreVersion[]): string[] {
 
 export function planRestore(req: RestoreRequest): RestorePlan {
   const { path, versions, disk } = req;
+  const hidden = req.hidden === true;
+  const known = hidden ? null : knownTags(versions);
+  const tagOf = (tag: string) => (hidden ? null : tag);
   const head = versions[versions.length - 1];
   if (head === undefined) throw new HashlineError('history_missing', msg.noHistory(path), { details: { path } });
   const hash = req.hash.trim().replace(/^.*#/, '').toUpperCase();
   if (hash === '') {
-    if (disk === null) return { target: head, replacedHash: '', warning: msg.recreatedLastState(path, head.tag), reanchor: false };
+    if (disk === null) return { target: head, replacedHash: '', warning: msg.recreatedLastState(path, tagOf(head.tag)), reanchor: false };
     let at = -1;
     for (let i = versions.length - 1; i >= 0; i--) {
       if (versions[i]!.text === disk.text) {
@@ -58,8 +63,8 @@ export function planRestore(req: RestoreRequest): RestorePlan {
       }
     }
     if (at < 0) {
-      throw new HashlineError('modified_externally', msg.modifiedExternallyError(path, disk.tag, knownTags(versions)), {
-        details: { path, disk: disk.tag, known: knownTags(versions) },
+      throw new HashlineError('modified_externally', msg.modifiedExternallyError(path, tagOf(disk.tag), known), {
+        details: { path, ...(known === null ? {} : { disk: disk.tag, known }) },
       });
     }
     if (at === 0) throw new HashlineError('no_previous_version', msg.noPreviousVersion(path, versions.length), { details: { path } });
@@ -68,8 +73,8 @@ export function planRestore(req: RestoreRequest): RestorePlan {
   const candidates = versions.filter((v) => v.tag === hash);
   const target = candidates[candidates.length - 1];
   if (target === undefined) {
-    throw new HashlineError('version_not_found', msg.versionNotFound(path, hash, knownTags(versions)), {
-      details: { path, hash, known: knownTags(versions) },
+    throw new HashlineError('version_not_found', msg.versionNotFound(path, hash, known), {
+      details: { path, hash, ...(known === null ? {} : { known }) },
     });
   }
   if (disk === null) return { target, replacedHash: '', warning: msg.recreatedFrom(path, hash), reanchor: true };
@@ -81,6 +86,6 @@ export function planRestore(req: RestoreRequest): RestorePlan {
     target,
     replacedHash: disk.tag,
     reanchor: true,
-    ...(external ? { warning: msg.modifiedExternallyWarning(path, disk.tag, head.tag) } : {}),
+    ...(external ? { warning: msg.modifiedExternallyWarning(path, tagOf(disk.tag), tagOf(head.tag)) } : {}),
   };
 }

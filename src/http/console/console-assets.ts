@@ -17,7 +17,7 @@ const TYPES: Record<string, string> = {
   svg: 'image/svg+xml',
 };
 
-export const ASSET_NAMES = ['console.html', 'console.js', 'console-dom.js', 'console-diff.js', 'console.css', 'icon.svg'] as const;
+export const ASSET_NAMES = ['console.html', 'console.js', 'console-dom.js', 'console-diff.js', 'console-labels.js', 'console-guard.js', 'console.css', 'icon.svg'] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
 
 /** Where the assets are: beside this module (sources, dist/), or dist/ beside the bundled bin/. */

@@ -71,7 +71,8 @@ export async function registerConsole(app: FastifyInstance, engine: Engine, opti
     scope.post('/console/login', async (request: FastifyRequest, reply: FastifyReply) => {
       auth.requireOwnOrigin(request);
       const address = request.ip;
-      const wait = limiter.retryAfter(address);
+      // counted before the token is read, so attempts sent at once cannot all pass the check
+      const wait = limiter.take(address);
       if (wait > 0) {
         request.raw.resume();
         return page(reply.header('retry-after', String(wait)), 429, loginPage(tooManyAttempts(wait)));
@@ -79,10 +80,10 @@ export async function registerConsole(app: FastifyInstance, engine: Engine, opti
       const body = await readBody(request.raw, { limit: LOGIN_BODY_BYTES, idleMs: options.bodyIdleTimeoutMs, totalMs: options.requestTimeoutMs });
       const token = new URLSearchParams(body.toString('utf8')).get('token') ?? '';
       if (auth.open || auth.tokenMatches(token)) {
+        limiter.refund(address);
         auth.start(request, reply);
         return reply.code(303).header('location', '/').send();
       }
-      limiter.fail(address);
       return page(reply, 401, loginPage(WRONG_TOKEN));
     });
 

@@ -7,19 +7,20 @@
 // what it missed. Stops polling when nobody watches.
 
 import type { FeedQuery, HistoryQuery, LogEntry } from '../../core/history/history-store.js';
+import { inScope } from '../../core/history/path-scope.js';
 import type { EntryView, VersionReader } from './version-reader.js';
 
 export interface FeedFilter {
   readonly client?: string | undefined;
   readonly tool?: string | undefined;
-  /** Real path, exact, or a folder prefix ending in `/`. */
+  /** Real path: a file or a folder (and below), or a folder prefix ending in `/` (path-scope.ts). */
   readonly path?: string | undefined;
 }
 
 export function matchesFilter(e: LogEntry, f: FeedFilter): boolean {
   if (f.client !== undefined && e.client !== f.client) return false;
   if (f.tool !== undefined && e.tool !== f.tool) return false;
-  if (f.path !== undefined && (f.path.endsWith('/') ? !e.path.startsWith(f.path) : e.path !== f.path)) return false;
+  if (f.path !== undefined && !inScope(f.path, e.path)) return false;
   return true;
 }
 

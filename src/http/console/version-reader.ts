@@ -31,6 +31,12 @@ export interface EntryView {
   /** Lines added and removed against the predecessor; null when not known or not shown. */
   readonly added: number | null;
   readonly removed: number | null;
+  /**
+   * For a `seen` version: true when it is the path's first entry (a first sighting), false when a
+   * version came before it, so the file changed outside hashline (another process, an editor)
+   * and `tool` only saw the result. Null for the other ops.
+   */
+  readonly firstSeen: boolean | null;
 }
 
 export interface DiffReply {
@@ -63,12 +69,17 @@ export class VersionReader {
     return this.engine.guard.admitsReal(e.path, 'read');
   }
 
-  view(e: LogEntry, counts: LineCounts | null = null): EntryView {
+  view(e: LogEntry, counts: LineCounts | null = null, firstSeen: boolean | null = null): EntryView {
     const g = this.engine.guard;
+    // a read-blocked version shows neither its tag nor its size: a 4-hex tag of a short secret (a
+    // PIN) is a dictionary away from the secret
+    const readable = this.readable(e);
     return {
       id: e.id, time: e.time, op: e.op, path: g.display(e.path), detail: e.detail === null ? null : g.display(e.detail),
-      tool: e.tool, client: e.client, clientName: e.clientName, batch: e.batch, tag: e.tag, size: e.size, kind: e.kind,
-      readable: this.readable(e), added: counts?.added ?? null, removed: counts?.removed ?? null,
+      tool: e.tool, client: e.client, clientName: e.clientName, batch: e.batch,
+      tag: readable ? e.tag : null, size: readable ? e.size : null, kind: e.kind,
+      readable, added: counts?.added ?? null, removed: counts?.removed ?? null,
+      firstSeen: e.op === 'seen' ? firstSeen : null,
     };
   }
 
@@ -107,14 +118,21 @@ export class VersionReader {
   async views(entries: readonly LogEntry[], predecessors: ReadonlyMap<number, LogEntry | null> = new Map()): Promise<EntryView[]> {
     const budget = { chars: COUNT_BUDGET_CHARS };
     const out: EntryView[] = [];
-    for (const e of entries) out.push(this.view(e, await this.countsOf(e, predecessors, budget)));
+    for (const e of entries) {
+      const counted = this.counted(e);
+      // a `seen` version's predecessor tells a first sighting from a change made outside hashline
+      const pred = counted || e.op === 'seen' ? (predecessors.has(e.id) ? predecessors.get(e.id)! : await this.predecessor(e)) : null;
+      out.push(this.view(e, counted ? await this.countsOf(e, pred, budget) : null, e.op === 'seen' ? pred === null : null));
+    }
     return out;
   }
 
-  private async countsOf(e: LogEntry, known: ReadonlyMap<number, LogEntry | null>, budget: { chars: number }): Promise<LineCounts | null> {
-    // nothing derived from the content of a read-blocked path, not even how many lines changed
-    if (!this.readable(e) || e.kind !== 'text' || e.op === 'rename' || e.op === 'migrated' || (e.size ?? 0) > MAX_COUNT_CHARS * 3) return null;
-    const pred = known.has(e.id) ? known.get(e.id)! : await this.predecessor(e);
+  /** Whether `e` gets line counts: nothing derived from the content of a read-blocked path, not even how many lines changed. */
+  private counted(e: LogEntry): boolean {
+    return this.readable(e) && e.kind === 'text' && e.op !== 'rename' && e.op !== 'migrated' && (e.size ?? 0) <= MAX_COUNT_CHARS * 3;
+  }
+
+  private async countsOf(e: LogEntry, pred: LogEntry | null, budget: { chars: number }): Promise<LineCounts | null> {
     // a first sighting is not a change; a version after nothing or a deletion was made whole
     if (pred === null && e.op === 'seen') return null;
     let before = '';
@@ -157,14 +175,14 @@ export class VersionReader {
     const e = found.entry;
     if (!this.readable(e)) throw new HashlineError('path_blocked', contentRefused(this.engine.guard.display(e.path)));
     const pred = e.op === 'rename' ? null : await this.predecessor(e);
-    const predView = pred === null ? null : this.view(pred);
+    const predView = pred === null ? null : this.view(pred, null, pred.op === 'seen' ? (await this.predecessor(pred)) === null : null);
     const binary = e.kind !== 'text' || (pred !== null && !isMarker(pred) && pred.kind !== 'text');
-    if (binary) return { entry: this.view(e), predecessor: predView, binary: true, diff: null };
+    if (binary) return { entry: this.view(e, null, pred === null), predecessor: predView, binary: true, diff: null };
     const after = decodeBytes(found.bytes).text;
     // a predecessor whose content retention removed is no base for a diff: shown as none
     const old = pred === null || isMarker(pred) ? '' : await this.text(pred);
     const diff = diffVersions(old ?? '', after);
     const counts = diff.tooComplex ? null : { added: diff.added, removed: diff.removed };
-    return { entry: this.view(e, counts), predecessor: old === undefined ? null : predView, binary: false, diff };
+    return { entry: this.view(e, counts, pred === null), predecessor: old === undefined ? null : predView, binary: false, diff };
   }
 }

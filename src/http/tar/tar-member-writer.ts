@@ -108,8 +108,8 @@ export class MemberWriter {
   async finish(): Promise<void> {
     try {
       await this.drain();
-      // every file renamed into a directory is durable before the extraction says it is done
-      await syncDirectories(this.written);
+      // `fsync` durability: every file renamed into a directory is durable before the extraction says it is done
+      if (this.engine.guard.durable) await syncDirectories(this.written);
       const depth = (p: string) => p.split('/').length;
       const dirs = [...this.dirModes].sort(([a], [b]) => depth(b) - depth(a));
       for (const [abs, mode] of dirs) {

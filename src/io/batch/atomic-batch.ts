@@ -9,7 +9,7 @@
 
 import { closeSync, constants, fchmodSync, fchownSync, fsync, open, openSync, promises as fsp, readlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { errnoText, HashlineError, toHashlineError } from '../../core/errors/errors.js';
+import { errnoText, HashlineError, toHashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { linkSwapped } from '../../core/messages/guard.js';
 import { REWRITE_KEEPS, tempNameFor } from '../atomic-write.js';
 import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
@@ -47,7 +47,7 @@ export async function syncDirectories(dirs: Iterable<string>, concurrency = 32):
 
 export interface BatchWriteOptions {
   signal?: AbortSignal | undefined;
-  /** fsync files and directories (default true). */
+  /** fsync files and directories (default: the guard's durability). */
   durable?: boolean;
   /** Files in flight at once in each phase (default 32). */
   concurrency?: number;
@@ -83,7 +83,7 @@ function openAnchor(guard: PathGuard, dir: string, display: string, target: stri
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new HashlineError('not_found', `cannot write \`${display}\`: its parent directory does not exist`, { cause: e });
     if (code === 'ELOOP' || code === 'ENOTDIR') throw new HashlineError('link_swapped', linkSwapped(display), { cause: e });
-    throw new HashlineError('io_error', `failed to write \`${display}\`: ${errnoText(e)}`, { cause: e });
+    throw new HashlineError('io_error', `failed to write \`${display}\`: ${errnoText(e)}`, { details: errnoDetails(e), cause: e });
   }
   if (process.platform !== 'linux') return { fd, prefix: dir };
   let actual: string | null;
@@ -156,14 +156,14 @@ async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Prom
  * left as they were); the others are written.
  */
 export async function writeAtomicBatch(guard: PathGuard, items: readonly BatchWrite[], options: BatchWriteOptions = {}): Promise<BatchWriteOutcome> {
-  const durable = options.durable !== false;
+  const durable = options.durable ?? guard.durable;
   const limit = options.concurrency ?? 32;
   const failed: Array<{ rp: ResolvedPath; error: HashlineError }> = [];
   const fail = async (p: Pending | BatchWrite, e: unknown) => {
     const item = 'item' in p ? p.item : p;
     if ('item' in p) await discard(p);
     const err = toHashlineError(e);
-    const coded = err.code === 'internal' ? new HashlineError('io_error', `failed to write \`${item.rp.display}\`: ${err.message}`, { cause: e }) : err;
+    const coded = err.code === 'internal' ? new HashlineError('io_error', `failed to write \`${item.rp.display}\`: ${err.message}`, { details: errnoDetails(e), cause: e }) : err;
     failed.push({ rp: item.rp, error: coded });
   };
   const anchors = new Map<string, Anchor>();

@@ -12,8 +12,12 @@
 //    left empty are removed.
 
 import { createHash } from 'node:crypto';
+import { lstatSync } from 'node:fs';
 import { MAX_BATCH_FILES } from '../../core/config/config.js';
 import { HashlineError, toHashlineError, type ErrorCode } from '../../core/errors/errors.js';
+import { readAdmitted } from '../guard/read-admission.js';
+import { rollbackIncomplete } from '../../core/messages/write.js';
+import { linkRefused } from '../../core/messages/guard.js';
 import { checkExpected, occupied, readState, reopenChecked, type FileState } from './batch-state.js';
 import type { ChangeOutcome, FileChange } from './batch-change.js';
 import { applyChange, type Undo } from './batch-steps.js';
@@ -87,27 +91,33 @@ function checkEndpoints(changes: readonly FileChange[]): void {
 /** Preflight of one change: its journaled state, checked against the caller's hash. */
 async function preflight(guard: PathGuard, c: FileChange, requireHash: boolean, keep: number, signal?: AbortSignal): Promise<FileState> {
   const rp = primary(c);
-  if ((c.kind === 'rename' || c.kind === 'delete') && rp.viaLink) {
-    throw new HashlineError('not_regular_file', `\`${rp.display}\` is a symbolic link: ${c.kind === 'rename' ? 'file_rename moves' : 'file_delete deletes'} regular files only`, { details: { path: rp.display } });
+  // the boundary family changes no file through a link (the tools refuse one first; this holds for any caller)
+  if (rp.viaLink) {
+    const target = guard.display(rp.real);
+    throw new HashlineError('not_regular_file', linkRefused(rp.display, target), { details: { filePath: rp.display, path: rp.display, reason: 'symlink', target } });
   }
   const state = await readState(guard, rp, keep, signal);
-  checkExpected(rp, state, c.expectedSha256, requireHash, c.kind === 'write');
+  checkExpected(rp, state, c.expectedSha256, { requireHash, mayCreate: c.kind === 'write', hidden: !readAdmitted(guard, rp) });
   if (c.kind === 'rename' && (await occupied(c.to))) {
     throw new HashlineError('already_exists', `\`${c.to.display}\` already exists`, { details: { path: c.to.display } });
   }
   return state;
 }
 
+/** A path that could not be put back: its code, and where its previous bytes still are (a backup left for the user). */
+type FailedUndo = { path: string; code: ErrorCode; kept?: string };
+
 /** Undoes `undos` in reverse; returns the paths restored and those that could not be. */
-async function rollBack(undos: Undo[]): Promise<{ restored: string[]; failed: Array<{ path: string; code: ErrorCode }> }> {
+async function rollBack(guard: PathGuard, undos: Undo[]): Promise<{ restored: string[]; failed: FailedUndo[] }> {
   const restored: string[] = [];
-  const failed: Array<{ path: string; code: ErrorCode }> = [];
+  const failed: FailedUndo[] = [];
   for (const u of [...undos].reverse()) {
     try {
       await u.run();
       restored.push(u.path);
     } catch (e) {
-      failed.push({ path: u.path, code: undoCode(e) });
+      const left = u.kept !== undefined && lstatSync(u.kept, { throwIfNoEntry: false }) !== undefined;
+      failed.push({ path: u.path, code: undoCode(e), ...(left ? { kept: guard.display(u.kept!) } : {}) });
     }
   }
   return { restored: restored.reverse(), failed: failed.reverse() };
@@ -160,7 +170,8 @@ export async function commitBatch(
           const { undo, outcome } = await applyChange(guard, c, state, vh, options.signal);
           undos.push(undo);
           if (state.exists) {
-            outcome.sha256Before = state.sha256;
+            // a read-blocked file's hash is returned only when the caller gave it
+            if (c.expectedSha256 !== undefined || readAdmitted(guard, primary(c))) outcome.sha256Before = state.sha256;
             if (c.kind !== 'write' && c.kind !== 'delete') outcome.sha256After = state.sha256;
             if (state.bytes) outcome.before = state.bytes;
           }
@@ -173,12 +184,14 @@ export async function commitBatch(
       }
     } catch (e) {
       const cause = toHashlineError(e);
-      const { restored, failed } = await rollBack(undos);
+      const { restored, failed } = await rollBack(guard, undos);
       const filePath = primary(changes[current]!).display;
       if (failed.length > 0) {
         const affected = failed.map((f) => f.path);
-        throw new HashlineError('rollback_incomplete', `${cause.message}; rolling back failed for: ${affected.join(', ')}. Inspect these files and hash them again before retrying`, {
-          details: { filePath, cause: cause.code, affected, causes: failed, restored },
+        const kept = failed.flatMap((f) => (f.kept === undefined ? [] : [{ path: f.path, backup: f.kept }]));
+        // (the locks are let go as withLocks returns, this way out included)
+        throw new HashlineError('rollback_incomplete', rollbackIncomplete(cause.message, affected, kept), {
+          details: { filePath, cause: cause.code, affected, causes: failed, restored, kept },
           cause,
         });
       }

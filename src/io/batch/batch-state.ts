@@ -8,8 +8,10 @@
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { HashlineError, toHashlineError } from '../../core/errors/errors.js';
+import { staleHidden } from '../../core/messages/write.js';
 import { openVerified, type VerifiedHandle } from '../guard/open-verified.js';
 import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
+import { readAdmitted } from '../guard/read-admission.js';
 import { sha256OfHandle } from '../read/sha256-file.js';
 
 export interface PresentState {
@@ -72,7 +74,7 @@ export async function occupied(rp: ResolvedPath): Promise<boolean> {
 
 export function changedError(rp: ResolvedPath, why: 'changed' | 'replaced' | 'appeared' | 'vanished', expected?: string, actual?: string): HashlineError {
   const text = {
-    changed: `\`${rp.display}\` changed while the batch was running (expected ${expected}, found ${actual})`,
+    changed: expected === undefined ? `\`${rp.display}\` changed while the batch was running` : `\`${rp.display}\` changed while the batch was running (expected ${expected}, found ${actual})`,
     replaced: `\`${rp.display}\` was replaced by another file while the batch was running`,
     appeared: `\`${rp.display}\` appeared while the batch was running`,
     vanished: `\`${rp.display}\` disappeared while the batch was running`,
@@ -97,7 +99,10 @@ export async function reopenChecked(guard: PathGuard, rp: ResolvedPath, journale
   try {
     if (vh.dev !== journaled.dev || vh.ino !== journaled.ino) throw changedError(rp, 'replaced');
     const now = await hashOpen(vh, journaled.bytes ? journaled.size : -1, signal);
-    if (now.sha256 !== journaled.sha256) throw changedError(rp, 'changed', journaled.sha256, now.sha256);
+    if (now.sha256 !== journaled.sha256) {
+      // a read-blocked file's hashes never leave: the change is named, not its evidence
+      throw readAdmitted(guard, rp) ? changedError(rp, 'changed', journaled.sha256, now.sha256) : changedError(rp, 'changed');
+    }
     return vh;
   } catch (e) {
     await vh.handle.close().catch(() => undefined);
@@ -105,8 +110,19 @@ export async function reopenChecked(guard: PathGuard, rp: ResolvedPath, journale
   }
 }
 
-/** Checks the caller's expected hash against the journaled state (compare-and-swap). */
-export function checkExpected(rp: ResolvedPath, state: FileState, expected: string | undefined, requireHash: boolean, mayCreate: boolean): void {
+/**
+ * Checks the caller's expected hash against the journaled state (compare-and-swap). For a file the
+ * read policy refuses (`hidden`), no reply shows its hash: a mismatch says so without it, and a
+ * change that would return the hash unasked (a delete, rename or chattr with no expected hash,
+ * when require_hash is off) needs one.
+ */
+export function checkExpected(
+  rp: ResolvedPath,
+  state: FileState,
+  expected: string | undefined,
+  options: { requireHash: boolean; mayCreate: boolean; hidden: boolean },
+): void {
+  const { requireHash, mayCreate, hidden } = options;
   if (!state.exists) {
     if (!mayCreate) throw new HashlineError('not_found', `\`${rp.display}\` does not exist`, { details: { path: rp.display } });
     if (expected !== undefined) {
@@ -115,7 +131,7 @@ export function checkExpected(rp: ResolvedPath, state: FileState, expected: stri
     return;
   }
   if (expected === undefined) {
-    if (requireHash) {
+    if (requireHash || (hidden && !mayCreate)) {
       throw new HashlineError('stale_or_missing_hash', `\`${rp.display}\` exists: pass its fresh expectedSha256 (from file_hash) to change it`, {
         details: { path: rp.display, reason: 'missing' },
       });
@@ -123,6 +139,9 @@ export function checkExpected(rp: ResolvedPath, state: FileState, expected: stri
     return;
   }
   if (expected.toLowerCase() !== state.sha256) {
+    if (hidden) {
+      throw new HashlineError('stale_or_missing_hash', staleHidden(rp.display), { details: { path: rp.display, reason: 'mismatch', expected } });
+    }
     throw new HashlineError('stale_or_missing_hash', `Stale file context: expected ${expected}, found ${state.sha256}`, {
       details: { path: rp.display, reason: 'mismatch', expected, actual: state.sha256 },
     });

@@ -11,8 +11,9 @@
 import { randomBytes } from 'node:crypto';
 import { fsync, linkSync, lstatSync, promises as fsp, renameSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { HashlineError } from '../../core/errors/errors.js';
+import { HashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { linkSwapped } from '../../core/messages/guard.js';
+import { backupName } from '../../core/own-names.js';
 import { closeQuietly, ensureParents, openAnchoredDir, writeAtomic, type AnchoredDir } from '../atomic-write.js';
 import type { Attributes, ChangeOutcome, FileChange } from './batch-change.js';
 import { changedError, occupied, type FileState, type PresentState } from './batch-state.js';
@@ -21,6 +22,8 @@ import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
 
 export interface Undo {
   path: string;
+  /** The real path of the backup that holds the file's previous bytes until the batch ends (none for renames and mode changes). */
+  kept?: string;
   run(): Promise<void>;
   /** Called after the whole batch succeeded. */
   discard(): Promise<void>;
@@ -31,9 +34,7 @@ export interface Applied {
   outcome: ChangeOutcome;
 }
 
-export const BACKUP_MARKER = '.hashline-bak-';
-
-const backupBase = (real: string) => `.${path.basename(real)}${BACKUP_MARKER}${randomBytes(6).toString('hex')}`;
+const backupBase = (real: string) => backupName(path.basename(real), randomBytes(6).toString('hex'));
 
 const fsyncFd = (fd: number) => new Promise<void>((resolve) => fsync(fd, () => resolve()));
 
@@ -52,12 +53,12 @@ function linkError(e: unknown, from: ResolvedPath, to: ResolvedPath): HashlineEr
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'EEXIST') return new HashlineError('already_exists', `\`${to.display}\` already exists`, { details: { path: to.display } });
   if (code === 'EXDEV') {
-    return new HashlineError('io_error', `\`${from.display}\` and \`${to.display}\` are on different file systems: a rename stays within one`, { details: { path: to.display }, cause: e });
+    return new HashlineError('io_error', `\`${from.display}\` and \`${to.display}\` are on different file systems: a rename stays within one`, { details: { path: to.display, ...errnoDetails(e) }, cause: e });
   }
   if (code === 'EPERM' || code === 'EACCES') {
-    return new HashlineError('io_error', `the operating system refused a link at \`${to.display}\` (hard links are how renames refuse to replace)`, { details: { path: to.display }, cause: e });
+    return new HashlineError('io_error', `the operating system refused a link at \`${to.display}\` (hard links are how renames refuse to replace)`, { details: { path: to.display, ...errnoDetails(e) }, cause: e });
   }
-  return new HashlineError('io_error', `cannot rename \`${from.display}\` to \`${to.display}\`: ${(e as Error).message}`, { cause: e });
+  return new HashlineError('io_error', `cannot rename \`${from.display}\` to \`${to.display}\`: ${(e as Error).message}`, { details: errnoDetails(e), cause: e });
 }
 
 const sameFile = (st: { dev: number; ino: number }, s: PresentState) => st.dev === s.dev && st.ino === s.ino;
@@ -91,6 +92,7 @@ async function applyWrite(guard: PathGuard, c: Extract<FileChange, { kind: 'writ
     outcome: { path: rp.display, kind: 'write', created: !state.exists, madeDirs: made.map((d) => guard.display(d)) },
     undo: {
       path: rp.display,
+      ...(backup ? { kept: backup } : {}),
       run: async () => {
         if (backup) return fsp.rename(backup, rp.real);
         await fsp.unlink(rp.real);
@@ -114,12 +116,13 @@ async function applyDelete(guard: PathGuard, rp: ResolvedPath, state: PresentSta
       unlinkSync(kept);
       throw changedError(rp, 'replaced');
     }
-    return fsyncFd(dir!.fd);
+    return guard.durable ? fsyncFd(dir!.fd) : undefined;
   });
   return {
     outcome: { path: rp.display, kind: 'delete' },
     undo: {
       path: rp.display,
+      kept: path.join(dirReal, backup),
       // link() refuses a file that appeared under the old name meanwhile: never replaced
       run: () => inDirs(guard, [rp], ([name], [dir]) => {
         linkSync(`${dir!.prefix}/${backup}`, name!);
@@ -153,7 +156,7 @@ async function applyRename(guard: PathGuard, c: Extract<FileChange, { kind: 'ren
         throw changedError(from, 'replaced');
       }
       unlinkSync(src!);
-      return Promise.all(dirs.map((d) => fsyncFd(d.fd)));
+      return guard.durable ? Promise.all(dirs.map((d) => fsyncFd(d.fd))) : undefined;
     });
   } catch (e) {
     for (const d of [...made].reverse()) await fsp.rmdir(d).catch(() => undefined);

@@ -4,7 +4,7 @@
 
 import { constants, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { errnoText, HashlineError } from '../../core/errors/errors.js';
+import { errnoText, HashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { linkSwapped } from '../../core/messages/guard.js';
 import type { Scope } from '../../core/config/path-policy.js';
 import type { PathGuard, ResolvedPath } from './path-guard.js';
@@ -39,9 +39,9 @@ export function openError(rp: ResolvedPath, e: unknown): HashlineError {
   if (code === 'ELOOP') return new HashlineError('link_swapped', linkSwapped(rp.display), { cause: e });
   if (code === 'EISDIR') return new HashlineError('is_directory', `\`${rp.display}\` is a directory`, { cause: e });
   if (code === 'EACCES' || code === 'EPERM') {
-    return new HashlineError('io_error', `permission denied by the operating system for \`${rp.display}\``, { cause: e });
+    return new HashlineError('io_error', `permission denied by the operating system for \`${rp.display}\``, { details: errnoDetails(e), cause: e });
   }
-  return new HashlineError('io_error', `cannot open \`${rp.display}\`: ${errnoText(e)}`, { cause: e });
+  return new HashlineError('io_error', `cannot open \`${rp.display}\`: ${errnoText(e)}`, { details: errnoDetails(e), cause: e });
 }
 
 export interface VerifiedHandle {

@@ -5,7 +5,7 @@
 
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { errnoText, HashlineError } from '../../core/errors/errors.js';
+import { errnoText, HashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { cannotResolve, linkSwapped, symlinkEscape, tooManyLinks } from '../../core/messages/guard.js';
 import {
   assertPathForm,
@@ -18,7 +18,7 @@ import {
   type Scope,
   verdictError,
 } from '../../core/config/path-policy.js';
-import { lstatOrNull, resolveReal, resolveRealSync } from './resolve-real.js';
+import { lstatOrNull, realForms, resolveRealSync } from './resolve-real.js';
 
 export interface GuardOptions {
   /** The first root: relative paths resolve against it, and paths inside it are shown relative to it. */
@@ -33,6 +33,14 @@ export interface GuardOptions {
   protect?: readonly string[] | undefined;
   /** Exact files refused for reads and writes on every face (the token file). */
   seal?: readonly string[] | undefined;
+  /** `[write] durability = "fsync"`: writes flush file and directory (default false: atomic rename only). */
+  durable?: boolean | undefined;
+  /** Absolute directories refused, with everything under them, for reads and writes on every face (the state directory). */
+  sealTree?: readonly string[] | undefined;
+  /** The operator's unrestricted file access: paths outside the roots are admitted (everything else holds). */
+  unrestricted?: boolean | undefined;
+  /** `[files] write_vcs_dirs`: writes inside `.git`, `.hg`, `.svn` are admitted (default: refused). */
+  writeVcsDirs?: boolean | undefined;
 }
 
 export interface ResolvedPath {
@@ -53,6 +61,8 @@ export interface ResolvedPath {
 export class PathGuard {
   /** The root as configured (normalized), used for display and lexical checks. */
   readonly root: string;
+  /** Writes through this guard flush file and directory (`--durability fsync`); else an atomic rename is all. */
+  readonly durable: boolean;
   /** The root with links resolved. */
   readonly realRoot: string;
   /** Every root (the first is `root`), as configured and with links resolved. */
@@ -61,7 +71,8 @@ export class PathGuard {
   private readonly lexicalPolicy: PathPolicyConfig;
   private readonly realPolicy: PathPolicyConfig;
 
-  private constructor(lexical: PathPolicyConfig, real: PathPolicyConfig) {
+  private constructor(lexical: PathPolicyConfig, real: PathPolicyConfig, durable: boolean) {
+    this.durable = durable;
     this.root = lexical.root;
     this.realRoot = real.root;
     this.roots = Object.freeze([lexical.root, ...(lexical.roots ?? [])]);
@@ -102,34 +113,32 @@ export class PathGuard {
         assertPathForm(p);
         return normalizeLexical(p, root);
       });
-    const realList = async (list: readonly string[] | undefined) => {
-      if (list === undefined) return undefined;
-      const out = new Set<string>();
-      for (const p of list) {
-        out.add(p);
-        out.add((await resolveReal(p)).real);
-      }
-      return [...out];
-    };
     const allow = norm(options.allow) ?? [];
     const block = norm(options.block) ?? [];
     const readAllow = norm(options.readAllow);
     const readBlock = norm(options.readBlock);
     const protect = norm(options.protect);
     const seal = norm(options.seal);
+    const sealTree = norm(options.sealTree);
+    const unrestricted = options.unrestricted === true ? true : undefined;
     const roots = extra.length > 0 ? extra : undefined;
-    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal });
+    const writeVcsDirs = options.writeVcsDirs === true;
+    const lexical: PathPolicyConfig = Object.freeze({ root, roots, allow, block, readAllow, readBlock, protect, seal, sealTree, unrestricted, writeVcsDirs });
     const real: PathPolicyConfig = Object.freeze({
       root: realRoot,
       roots: realExtra.length > 0 ? realExtra : undefined,
-      allow: (await realList(allow)) ?? [],
-      block: (await realList(block)) ?? [],
-      readAllow: await realList(readAllow),
-      readBlock: await realList(readBlock),
-      protect: await realList(protect),
-      seal: await realList(seal),
+      allow: (await realForms(allow)) ?? [],
+      block: (await realForms(block)) ?? [],
+      readAllow: await realForms(readAllow),
+      readBlock: await realForms(readBlock),
+      protect: await realForms(protect),
+      seal: await realForms(seal),
+      // (a state directory this process may not search is out of every tool's reach anyway)
+      sealTree: await realForms(sealTree, true),
+      unrestricted,
+      writeVcsDirs,
     });
-    return new PathGuard(lexical, real);
+    return new PathGuard(lexical, real, options.durable === true);
   }
 
   /**
@@ -164,6 +173,15 @@ export class PathGuard {
     return (slash === 0 ? '/' : target.slice(0, slash)) === dir && this.admitsReal(target, scope);
   }
 
+  /**
+   * True when some tool or route could write at the real path `real`: it lies inside a root (as
+   * configured or real) or under an allow-list entry. A program hashline starts never lives there.
+   */
+  writableByTools(real: string): boolean {
+    if (this.withinRoots(real)) return true;
+    return [...this.lexicalPolicy.allow, ...this.realPolicy.allow].some((a) => isWithin(real, a));
+  }
+
   /** The refusal of a real path for a scope (worded with its display form), or null when admitted. */
   refusalOfReal(real: string, scope: Scope): HashlineError | null {
     const verdict = decide(real, this.realPolicy, scope);
@@ -188,7 +206,7 @@ export class PathGuard {
         cause: e,
       });
     }
-    return new HashlineError('io_error', cannotResolve(shown, errnoText(e)), { details: { path: shown }, cause: e });
+    return new HashlineError('io_error', cannotResolve(shown, errnoText(e)), { details: { path: shown, ...errnoDetails(e) }, cause: e });
   }
 
   /**

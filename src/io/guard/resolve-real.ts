@@ -93,3 +93,21 @@ export async function resolveReal(abs: string, known?: { lexical: string; real: 
   const { real, exists } = resolveRealSync(abs, known);
   return { real, exists };
 }
+
+/**
+ * Each path of a guard list as given and with its links resolved (a policy entry must match both);
+ * with `lenient`, one that cannot be resolved (EACCES on the way) stays as given.
+ */
+export async function realForms(list: readonly string[] | undefined, lenient = false): Promise<string[] | undefined> {
+  if (list === undefined) return undefined;
+  const out = new Set<string>();
+  for (const p of list) {
+    out.add(p);
+    try {
+      out.add((await resolveReal(p)).real);
+    } catch (e) {
+      if (!lenient) throw e;
+    }
+  }
+  return [...out];
+}

@@ -16,6 +16,7 @@
 // Texts are cached by SHA-256 (content never changes under a hash). When the database fails at run
 // time, the failure is reported once and the history goes on in memory for the rest of the process.
 
+import { redactText } from '../../core/history/redact-url.js';
 import { createHash, randomUUID } from 'node:crypto';
 import type {
   HistoryLimits, HistoryOrigin, HistoryQuery, HistoryStatus, HistoryStore, RecordKind, RecordOptions, Version,
@@ -119,7 +120,8 @@ export class DurableHistory implements HistoryStore {
 
   private fail(e: unknown): void {
     if (this.failure !== undefined) return;
-    this.failure = `history store ${this.runner.location} failed (${(e as Error)?.message ?? String(e)}); this process goes on with an in-memory history`;
+    const failure = `history store ${this.runner.location} failed (${(e as Error)?.message ?? String(e)}); this process goes on with an in-memory history`;
+    this.failure = this.runner.redact ? this.runner.redact(failure) : redactText(failure);
     this.commits.pending.take();
     this.options.report?.(this.failure);
   }

@@ -2,6 +2,7 @@
 // SQL for SQLite and PostgreSQL (see history-sql.ts for how operations run).
 
 import type { FeedQuery, LogEntry } from '../../core/history/history-store.js';
+import { scopeExact, scopePrefix } from '../../core/history/path-scope.js';
 import type { Op, Query, Row } from './history-sql.js';
 
 const q = (sql: string, ...params: unknown[]): Query => ({ sql, params });
@@ -61,13 +62,15 @@ export function* feed(rootId: number, f: FeedQuery): Op<LogEntry[]> {
     params.push(f.tool);
   }
   if (f.path !== undefined) {
-    if (f.path.endsWith('/')) {
-      // substr, not LIKE: SQLite's LIKE ignores ASCII case and both treat % and _ as wildcards
+    // substr, not LIKE: SQLite's LIKE ignores ASCII case and both treat % and _ as wildcards
+    const prefix = scopePrefix(f.path);
+    const exact = scopeExact(f.path);
+    if (exact === undefined) {
       where.push('substr(v.path, 1, ?) = ?');
-      params.push(f.path.length, f.path);
+      params.push(prefix.length, prefix);
     } else {
-      where.push('v.path = ?');
-      params.push(f.path);
+      where.push('(v.path = ? OR substr(v.path, 1, ?) = ?)');
+      params.push(exact, prefix.length, prefix);
     }
   }
   const order = f.after !== undefined ? 'ASC' : 'DESC';

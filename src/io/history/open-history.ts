@@ -17,6 +17,7 @@ import type { HistorySettings } from '../../core/history/history-settings.js';
 import { DEFAULT_LIMITS, SnapshotStore } from '../../core/history/snapshot-store.js';
 import { NullHistory } from '../../core/history/null-history.js';
 import { isWithin } from '../../core/config/path-policy.js';
+import { redactText, redactUrl } from '../../core/history/redact-url.js';
 import { historyFileFor, historyStoreFor, readLegacyHistory } from './history-file.js';
 import { DurableHistory, newBatchId, type Runner } from './durable-history.js';
 import type { Retention } from './history-queries.js';
@@ -36,6 +37,8 @@ export interface OpenHistoryOptions {
   readonly background?: boolean;
   /** Builds the SQLite store on its first use instead of now (default false). */
   readonly lazy?: boolean;
+  /** `fsync` durability: SQLite commits with synchronous=FULL (default NORMAL: survives a process crash). */
+  readonly durable?: boolean;
 }
 
 const stderrReport = (message: string): void => {
@@ -118,7 +121,7 @@ export async function openHistory(settings: HistorySettings, options: OpenHistor
     return h;
   };
   if (settings.store === 'postgres') {
-    const { PgRunner, redactUrl } = await import('./pg-runner.js');
+    const { PgRunner } = await import('./pg-runner.js');
     try {
       const runner = await PgRunner.connect(settings.url!);
       const h = durable(runner, `${os.hostname()}:${options.realRoot}`);
@@ -126,7 +129,8 @@ export async function openHistory(settings: HistorySettings, options: OpenHistor
       await h.flush();
       return h;
     } catch (e) {
-      return memory(`history store ${redactUrl(settings.url!)} cannot be used (${(e as Error).message}); using the in-memory history`);
+      const url = settings.url!;
+      return memory(redactText(`history store ${redactUrl(url)} cannot be used (${(e as Error).message}); using the in-memory history`, url));
     }
   }
   const file = historyStoreFor(options.realRoot, options.stateDir);
@@ -135,7 +139,7 @@ export async function openHistory(settings: HistorySettings, options: OpenHistor
   }
   const module = (options.loadSqlite ?? loadSqliteModule)();
   if ('error' in module) return memory(`SQLite history unavailable (${module.error}); using the in-memory history`);
-  const open = () => durable(new SqliteRunner(file, module, report), options.realRoot);
+  const open = () => durable(new SqliteRunner(file, module, report, options.durable === true), options.realRoot);
   // what a new DurableHistory over this file answers, until a failure of the database itself
   return options.lazy ? new LazyHistory(open, limits, { backend: 'sqlite', durable: true, location: file }) : open();
 }

@@ -10,6 +10,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { checkSchema, schemaStatements, type Op, type Query, type Row } from './history-sql.js';
 import type { Runner } from './runner.js';
+import { redactText, redactUrl } from '../../core/history/redact-url.js';
 
 const RETRY_CODES = new Set(['40001', '40P01']);
 const SCHEMA_LOCK = 0x6861_7368; // "hash"
@@ -32,16 +33,7 @@ function numbered(sql: string): string {
   return sql.replace(/\?/g, () => `$${++n}`);
 }
 
-/** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'postgres://(unparsable URL)';
-  }
-}
+export { redactUrl };
 
 export class PgRunner implements Runner {
   readonly dialect = 'postgres' as const;
@@ -50,9 +42,13 @@ export class PgRunner implements Runner {
 
   private constructor(
     private readonly pool: Pool,
-    url: string,
+    private readonly url: string,
   ) {
     this.location = redactUrl(url);
+  }
+
+  redact(text: string): string {
+    return redactText(text, this.url);
   }
 
   static async connect(url: string): Promise<PgRunner> {

@@ -9,6 +9,8 @@ export interface Runner {
   readonly dialect: Dialect;
   /** Where the store is, for messages (never a password). */
   readonly location: string;
+  /** A message about this store with its credentials masked (core/history/redact-url.ts). */
+  redact?(text: string): string;
   /** Synchronous runner: runs the operation in one transaction and returns its result. */
   runSync?<T>(op: () => Op<T>, write: boolean): T;
   /** Synchronous runner: a number that changes when another connection commits. */

@@ -1,6 +1,6 @@
 // The SQLite store through node:sqlite (built into Node, synchronous): one file per root, mode
 // 0600, in WAL mode with synchronous=NORMAL (a commit survives a crash of the process; a power loss
-// can take the last commits back) and a busy timeout, so several processes (an MCP server per client
+// can take the last commits back; `--durability fsync` asks for FULL) and a busy timeout, so several processes (an MCP server per client
 // plus `hashline serve`) share it. Opened on first use, so a server answers its first messages
 // without paying for it. A file that is not a database, or fails its check, is moved aside (never
 // emptied in place) and reported; a fresh store is started beside it.
@@ -53,6 +53,8 @@ export class SqliteRunner implements Runner {
     readonly location: string,
     private readonly module: SqliteModule,
     private readonly report: (message: string) => void,
+    /** synchronous=FULL (`--durability fsync`): a commit survives a power loss too. */
+    private readonly fullSync = false,
   ) {}
 
   /** A marker left when corruption was met at run time: the next open checks the whole file. */
@@ -67,7 +69,7 @@ export class SqliteRunner implements Runner {
       // first, so that what follows waits for another process's lock instead of failing
       db.exec('PRAGMA busy_timeout = 10000');
       db.exec('PRAGMA journal_mode = WAL');
-      db.exec('PRAGMA synchronous = NORMAL');
+      db.exec(this.fullSync ? 'PRAGMA synchronous = FULL' : 'PRAGMA synchronous = NORMAL');
       if (existsSync(this.checkMarker)) {
         const result = pragmaValue(db, 'quick_check');
         if (result !== 'ok') throw Object.assign(new Error(`integrity check: ${String(result)}`), { errcode: 11 });

@@ -9,7 +9,7 @@
 // live owner's lock is waited on, then answered with the retryable `lock_timeout`.
 
 import { lstatSync, unlinkSync, utimesSync } from 'node:fs';
-import { errnoText, HashlineError } from '../../core/errors/errors.js';
+import { errnoText, HashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { isWithin } from '../../core/config/path-policy.js';
 import { createWhole, readLock, removeStaleTemps, StaleLocks } from './lock-file.js';
 import { ownerText, parseOwner } from './lock-owner.js';
@@ -36,6 +36,38 @@ export interface LockManagerOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Lock files held by any manager of this process (file → text): one of ours found on disk but not here is a leftover. */
+const heldHere = new Map<string, string>();
+/** Locks this process let go whose file could not be removed (its folder refused): removed again every second until gone. */
+const leftovers = new Map<string, string>();
+let leftoverTimer: NodeJS.Timeout | undefined;
+
+/** Removes `file` if it is still the lock this process made; false when that failed (it is still there). */
+function unlinkOwn(file: string, text: string): boolean {
+  // (the text names this process by pid and start time, and the file: no other process writes it)
+  if (readLock(file)?.text !== text) return true;
+  try {
+    unlinkSync(file);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/** Lets go of a lock file; one that cannot be removed now is removed again later, so no process waits on it for long. */
+function letGo(file: string, text: string): void {
+  heldHere.delete(file);
+  if (unlinkOwn(file, text)) return;
+  leftovers.set(file, text);
+  leftoverTimer ??= setInterval(() => {
+    for (const [f, t] of leftovers) if (unlinkOwn(f, t)) leftovers.delete(f);
+    if (leftovers.size === 0) {
+      clearInterval(leftoverTimer);
+      leftoverTimer = undefined;
+    }
+  }, 1000).unref();
+}
 
 /** Create errors that mean the place changed under us (a directory appeared or went): look again. */
 const MOVED = new Set(['ENOENT', 'ENOTDIR']);
@@ -146,7 +178,7 @@ export class LockManager {
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code ?? '';
         if (code !== 'EEXIST' && !MOVED.has(code)) {
-          throw new HashlineError('io_error', `cannot create the lock file of \`${this.display(real)}\`: ${errnoText(e)}`, { cause: e });
+          throw new HashlineError('io_error', `cannot create the lock file of \`${this.display(real)}\`: ${errnoText(e)}`, { details: errnoDetails(e), cause: e });
         }
         moved = code !== 'EEXIST';
         if (moved && parentExists) {
@@ -159,11 +191,18 @@ export class LockManager {
       if (created) {
         const conflict = this.crossCheck(place);
         if (conflict === null) return this.hold(place.file, text);
-        this.unlinkOwn(place.file, text);
+        unlinkOwn(place.file, text);
         if (conflict === 'moved') continue;
       } else if (!moved) {
         const snap = readLock(place.file);
         if (snap === null) continue; // released meanwhile: try again at once
+        if (snap.text === text && !heldHere.has(place.file)) {
+          // this process's own lock, let go but not removed (its folder refused the unlink): ours again
+          const conflict = this.crossCheck(place);
+          if (conflict === null) return this.hold(place.file, text);
+          letGo(place.file, text);
+          if (conflict === 'moved') continue;
+        }
         owner = parseOwner(snap.text)?.pid;
         // the owner is gone: clear what its write left, then take the lock over
         if (this.stale.isDead(place.file, snap) && this.stale.takeOver(place.file, snap, ownerText(place.rel)) !== null) continue;
@@ -183,6 +222,8 @@ export class LockManager {
   /** Records a lock as held (its heartbeat starts with the first) and returns its release. */
   private hold(file: string, text: string): () => void {
     this.held.set(file, text);
+    heldHere.set(file, text);
+    leftovers.delete(file);
     this.beat ??= setInterval(() => this.refresh(), this.heartbeatMs).unref();
     return () => {
       this.held.delete(file);
@@ -190,19 +231,8 @@ export class LockManager {
         clearInterval(this.beat);
         this.beat = undefined;
       }
-      this.unlinkOwn(file, text);
+      letGo(file, text);
     };
-  }
-
-  /** Removes `file` if it is still the lock this process made (never one taken over and made anew by another). */
-  private unlinkOwn(file: string, text: string): void {
-    // (the text names this process by pid and start time, and the file: no other process writes it)
-    if (readLock(file)?.text !== text) return;
-    try {
-      unlinkSync(file);
-    } catch {
-      // gone already
-    }
   }
 
   /** The heartbeat: every held lock's mtime set to now, so watchers that cannot check the owner see it alive. */

@@ -11,7 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { isPlainRel, lockNameFor } from '../../core/lock-names.js';
-import { TEMP_MARKER } from '../atomic-write.js';
+import { TEMP_MARKER } from '../../core/own-names.js';
 import { ownerState, parseOwner, selfIdentity } from './lock-owner.js';
 
 export interface LockSnapshot {

@@ -10,7 +10,7 @@
 
 import { lstatSync, readdirSync, unlinkSync, type Dirent } from 'node:fs';
 import { isLockName, LOCK_SUFFIX } from '../../core/lock-names.js';
-import { TEMP_MARKER } from '../atomic-write.js';
+import { TEMP_MARKER } from '../../core/own-names.js';
 import { readLock, snapshotId, StaleLocks, stagingOwnerGone, TAKEOVER, tempOwnerGone } from './lock-file.js';
 import { ownerText } from './lock-owner.js';
 

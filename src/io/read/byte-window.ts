@@ -26,6 +26,8 @@ export interface ByteWindow {
   hasMore: boolean;
   /** The first 8 KiB hold a NUL byte. */
   binary: boolean;
+  /** Bytes of the window's first line left out (`skip`, moved on to a character boundary). */
+  skipped: number;
 }
 
 /** Drops the bytes of a UTF-8 sequence cut at the end of `b`. */
@@ -44,7 +46,7 @@ export function trimToCharBoundary(b: Buffer): Buffer {
 export async function readByteWindow(
   guard: PathGuard,
   rp: ResolvedPath,
-  window: { start: number; end: number; maxBytes: number },
+  window: { start: number; end: number; maxBytes: number; skip?: number },
   options: { scope?: Scope; signal?: AbortSignal | undefined } = {},
 ): Promise<ByteWindow> {
   const vh = await openVerified(guard, rp, options.scope ?? 'read');
@@ -62,6 +64,11 @@ export async function readByteWindow(
     let counted = -1;
     let binary = false;
     let which = 0;
+    let skipLeft = window.skip ?? 0;
+    let skipped = 0;
+    // after a skip, continuation bytes of a character it cut are left out too
+    let aligning = skipLeft > 0;
+    let emptyFirst = false;
     let pending = vh.handle.read(buffers[0]!, 0, CHUNK, 0);
     for (;;) {
       if (options.signal?.aborted) {
@@ -83,7 +90,23 @@ export async function readByteWindow(
         const segEnd = nl < 0 ? bytesRead : nl + 1;
         if (line >= window.start && line < window.end && !truncated) {
           const room = window.maxBytes - kept;
-          const seg = chunk.subarray(pos, segEnd);
+          let seg = chunk.subarray(pos, segEnd);
+          if (line === window.start && (skipLeft > 0 || aligning)) {
+            let drop = Math.min(skipLeft, seg.length);
+            skipLeft -= drop;
+            if (skipLeft === 0) {
+              while (drop < seg.length && (seg[drop]! & 0xc0) === 0x80) drop++;
+              if (drop < seg.length) aligning = false;
+            }
+            skipped += drop;
+            seg = seg.subarray(drop);
+            // the rest of the first line was empty: it counts as returned (its end was reached)
+            if (seg.length === 0 && nl >= 0) {
+              returned++;
+              counted = line;
+              emptyFirst = true;
+            }
+          }
           const take = Math.min(room, seg.length);
           if (take < seg.length) truncated = true;
           if (take > 0) {
@@ -107,10 +130,10 @@ export async function readByteWindow(
       // prefer the last whole line; else cut the one line at a character boundary
       const nl = content.lastIndexOf(10);
       content = nl >= 0 ? content.subarray(0, nl + 1) : trimToCharBoundary(content);
-      returned = lineCount(content);
+      returned = lineCount(content) + (emptyFirst ? 1 : 0);
     }
     const hasMore = truncated || window.start + returned < totalLines;
-    return { sha256: hash.digest('hex'), size, totalLines, content, returned, truncated, hasMore, binary };
+    return { sha256: hash.digest('hex'), size, totalLines, content, returned, truncated, hasMore, binary, skipped };
   } finally {
     await vh.handle.close();
   }

@@ -5,7 +5,7 @@
 // loop is never held for long.
 
 import { closeSync, constants, fstatSync, openSync, readSync, readlinkSync } from 'node:fs';
-import { errnoText, HashlineError } from '../../core/errors/errors.js';
+import { errnoText, HashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { linkSwapped } from '../../core/messages/guard.js';
 import type { Scope } from '../../core/config/path-policy.js';
 import { isOpenedPath } from '../guard/open-verified.js';
@@ -62,7 +62,7 @@ export function readVerifiedSyncWith(guard: PathGuard, real: string, display: st
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') return null;
-    throw new HashlineError('io_error', `cannot open \`${display}\`: ${errnoText(e)}`, { cause: e });
+    throw new HashlineError('io_error', `cannot open \`${display}\`: ${errnoText(e)}`, { details: errnoDetails(e), cause: e });
   }
   try {
     const st = fstatSync(fd);

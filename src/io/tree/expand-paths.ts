@@ -1,7 +1,7 @@
 // The candidate files of a multi-file operation: each input is a file, a directory (walked:
 // links not followed, .git and node_modules skipped, .gitignore honoured) or a glob (its static
-// base is resolved by the guard and walked the same way, then matched with picomatch; a leading
-// `!` excludes). Every candidate passes the guard; a nonexistent explicit path is skipped without
+// base is resolved by the guard and walked the same way, then matched in linear time by the
+// navigation tools' glob matcher; a leading `!` excludes). Every candidate passes the guard; a nonexistent explicit path is skipped without
 // a word; a guard denial is thrown. Candidates are sorted by display path, de-duplicated by real
 // path and capped.
 
@@ -10,6 +10,7 @@ import path from 'node:path';
 import ignore from 'ignore';
 import picomatch from 'picomatch';
 import { HashlineError } from '../../core/errors/errors.js';
+import { linearGlob } from '../../core/config/path-glob.js';
 import type { Scope } from '../../core/config/path-policy.js';
 import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
 import { walkFiles } from './walk.js';
@@ -79,8 +80,9 @@ async function expandGlob(guard: PathGuard, pattern: string, options: ExpandOpti
   const scan = picomatch.scan(pattern);
   let isMatch: (s: string) => boolean;
   try {
-    isMatch = picomatch(scan.glob, { dot: false });
+    isMatch = linearGlob(scan.glob, { dot: false, basename: false });
   } catch (e) {
+    if (e instanceof HashlineError) throw e;
     throw new HashlineError('invalid_arguments', `the glob \`${pattern}\` is malformed: ${(e as Error).message}`, { details: { path: pattern } });
   }
   const base = await guard.resolve(scan.base === '' ? '.' : scan.base, options.scope ?? 'write');
@@ -113,7 +115,8 @@ export async function expandPaths(guard: PathGuard, inputs: readonly string[], o
     if (isDir) found.push(...(await walkUnder(guard, rp, options)));
     else found.push({ rp, explicit: true });
   }
-  const excluded = excludes.length > 0 ? picomatch(excludes, { dot: true }) : () => false;
+  const excludeMatchers = excludes.map((g) => linearGlob(g, { dot: true, basename: false }));
+  const excluded = (p: string) => excludeMatchers.some((m) => m(p));
   const byReal = new Map<string, Candidate>();
   for (const c of found) {
     if (excluded(c.rp.display)) continue;

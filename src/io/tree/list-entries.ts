@@ -1,9 +1,10 @@
 // The entries of a directory tree for fs_list, depth-limited and in name order: directories,
-// files (size, and line count for small text files), and symbolic links, shown with where they
+// files (size, and line count and SHA-256 for small files), and symbolic links, shown with where they
 // lead (inside the root) or only that they lead outside; links are never followed. The rules are
 // the walk's (io/tree/walk.ts): `.git` and `node_modules` skipped, `.gitignore` honoured (unless asked
 // not to), and nothing the read policy refuses is listed, a directory included.
 
+import { createHash } from 'node:crypto';
 import { lstatSync, statSync } from 'node:fs';
 import type { Scope } from '../../core/config/path-policy.js';
 import type { PathGuard } from '../guard/path-guard.js';
@@ -26,6 +27,8 @@ export interface ListedEntry {
   size?: number;
   lines?: number;
   binary?: boolean;
+  /** A file read for its line count: the SHA-256 of the bytes read. */
+  sha256?: string;
   /** A directory at the depth limit: how many entries it holds (not listed). */
   entries?: number;
   /** A link inside the root: where it leads (relative to the root). */
@@ -137,7 +140,7 @@ export async function listEntries(guard: PathGuard, startReal: string, options: 
             }
             if (read) {
               counted += read.bytes.length;
-              Object.assign(entry, countLines(read.bytes));
+              Object.assign(entry, countLines(read.bytes), { sha256: createHash('sha256').update(read.bytes).digest('hex') });
             }
           }
         } catch {

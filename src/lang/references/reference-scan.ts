@@ -1,11 +1,12 @@
 // The reference check of a delete batch: which files under the root import the files about to be
-// deleted, with the line of each import. The root is inventoried once (the walk's rules: no links
-// followed, .git and node_modules skipped, .gitignore honoured, files the read policy refuses never
-// read); a file is a candidate when its language can import a target and its bytes hold the
+// deleted, with the line of each import. The root is inventoried once (no links followed, .git and
+// node_modules skipped, files the read policy refuses never read); a file is a candidate when its language can import a target and its bytes hold the
 // target's module name (lang/references/import-targets.ts); each candidate is parsed at most once for the
 // whole batch (its imports are kept with the warm cache's entry, so an unchanged file is not parsed
 // again by a later batch) and its imports resolved against every target. Imports from files the same batch deletes do not
-// count. What keeps a target's scan from being proven complete is reported per target: a language
+// count. `.gitignore`d files are scanned too (io/tree/reference-files.ts); files the read policy
+// refuses cannot be, and are counted per target (the delete then refuses unless forced). What else
+// keeps a target's scan from being proven complete is reported per target: a language
 // without an import scanner here, a candidate whose grammar is not installed or that could not be
 // read, a Go package without a readable go.mod, a Rust crate root.
 
@@ -19,7 +20,7 @@ import { entryFor, MAX_CACHED_FILE_BYTES } from '../../io/read/file-cache.js';
 import { findUp, goImportPath, goPackageFiles } from '../../io/tree/module-roots.js';
 import type { PathGuard } from '../../io/guard/path-guard.js';
 import { readVerifiedSync } from '../../io/read/read-verified-sync.js';
-import { filesUnder } from '../../io/tree/tree-files.js';
+import { referenceFiles } from '../../io/tree/reference-files.js';
 import { candidatesOf, familiesFor, names, needleFor, type ResolveContext, type Target } from './import-targets.js';
 import { importFamily, importsOf, type ImportFamily, type ImportRef } from './imports.js';
 import { napi } from '../grammar/napi.js';
@@ -41,6 +42,8 @@ export interface TargetReport {
   importers: Importer[];
   /** Why the scan of this target cannot be proven complete (empty: it can). */
   unprovable: string[];
+  /** Files under the root that could import this target but the read policy refuses: not scanned, never named. */
+  readBlocked: number;
 }
 
 export interface ScanReport {
@@ -131,14 +134,22 @@ export async function scanReferences(
   targets: readonly string[],
   options: { deleting: ReadonlySet<string>; signal?: AbortSignal | undefined },
 ): Promise<ScanReport> {
-  const reports = new Map<string, TargetReport>(targets.map((t) => [t, { importers: [], unprovable: [] }]));
+  const reports = new Map<string, TargetReport>(targets.map((t) => [t, { importers: [], unprovable: [], readBlocked: 0 }]));
   const specs = targets.flatMap((t) => specsOf(guard, t, options.deleting, reports.get(t)!));
   const byFamily = new Map<ImportFamily, Spec[]>();
   for (const s of specs) byFamily.set(s.family, [...(byFamily.get(s.family) ?? []), s]);
   const candidates: Candidate[] = [];
   const large: Array<Candidate & { bytes: Buffer }> = [];
   let slice = performance.now();
-  for (const real of byFamily.size === 0 ? [] : await filesUnder(guard, guard.realRoot)) {
+  const familyOf = (real: string) => {
+    const lang = languageForPath(real);
+    const family = lang && importFamily(lang);
+    return family && byFamily.has(family) ? family : undefined;
+  };
+  const inventory = byFamily.size === 0 ? { files: [], refused: new Map<string, number>() } : await referenceFiles(guard, guard.realRoot, familyOf, options.signal);
+  // files the scan may not read leave it no proof for every target they could import
+  for (const [family, n] of inventory.refused) for (const s of byFamily.get(family as ImportFamily) ?? []) reports.get(s.target.real)!.readBlocked += n;
+  for (const real of inventory.files) {
     if (performance.now() - slice > SLICE_MS) {
       await yieldLoop();
       if (options.signal?.aborted) throw new HashlineError('aborted', 'aborted: nothing was deleted');

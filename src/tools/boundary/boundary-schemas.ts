@@ -15,7 +15,7 @@ export const FileError = z.object({
 export const Sha256 = z
   .string()
   .regex(/^[0-9a-fA-F]{64}$/, 'expectedSha256 must be 64 hex digits (the sha256 file_hash returns)')
-  .describe('the SHA-256 (64 hex digits) of the file as you last saw it, from file_hash or file_read');
+  .meta({ guide: 'the SHA-256 (64 hex digits) of the file as you last saw it, from file_hash or file_read' });
 
 /** The params marker of a schema issue the MCP adapter reports with the code it names. */
 export const CODED_ISSUE = 'hashline';
@@ -41,6 +41,6 @@ export const Chattr = z.strictObject({
     })
     .meta({ maximum: 0o777 })
     .optional()
-    .describe('permission bits 0..0o777, e.g. 420 (0o644) or 493 (0o755); setuid, setgid and sticky are refused'),
+    .meta({ guide: 'permission bits 0..0o777, e.g. 420 (0o644) or 493 (0o755); setuid, setgid and sticky are refused' }),
   chown: z.strictObject({ uid: z.number().int().nonnegative(), gid: z.number().int().nonnegative() }).optional(),
 });

@@ -15,6 +15,7 @@ import { FileError } from './boundary-schemas.js';
 import type { Engine } from '../engine.js';
 import { inspectFile } from './file-facts.js';
 import { grammarAddCommand } from '../../core/messages/lang.js';
+import { FORMATTER_PLACE } from '../../core/messages/patch.js';
 import { isAvailable, LANGUAGES } from '../../lang/grammar/registry.js';
 import { defineTool } from '../tool.js';
 
@@ -51,10 +52,12 @@ const Configuration = z.object({
   patchStrategies: z.array(z.string()),
   aiderMatchers: z.array(z.string()),
   requireHash: z.boolean(),
+  access: z.enum(['restricted', 'unrestricted']).describe('file access as approved at start: unrestricted admits paths outside the root'),
+  formatters: z.object({ names: z.array(z.string()), place: z.string() }).describe('formatters file_patch and file_write run at commit, and where they may live'),
 });
 
 const Input = z.strictObject({
-  filePaths: fileList('file_capabilities', z.string().min(1)).describe('1-50 paths, relative to the root'),
+  filePaths: fileList('file_capabilities', z.string().min(1)).meta({ guide: '1-50 paths, relative to the root' }),
 });
 const Grammars = z.object({
   installed: z.array(z.string()),
@@ -98,8 +101,13 @@ export async function capabilitiesOf(engine: Engine, filePath: string): Promise<
 export const fileCapabilitiesTool = defineTool({
   name: 'file_capabilities',
   family: 'boundary',
-  title: 'What can be done with files',
+  title: 'File capabilities',
   description: [
+    'Per path: kind, language, grammar, parse health, and which read modes and patch strategies apply.',
+    'Example: {"filePaths":["a.ts"]}',
+    'Errors are per path.',
+  ].join('\n'),
+  guide: [
     'For 1-50 paths: kind (text, binary, directory, missing), language (and whether its grammar is installed; `grammars` lists them all), parse health, and the effective read modes (ast, text), patch strategies (ast, aider_block), aider matchers and selector formats after configuration; `history` says which store keeps versions for fs_rollback (durable or not). Call it before file_read mode "ast" or file_patch to pick a method that is available.',
     'Example: {"filePaths": ["src/app.ts", "config.yaml"]}',
     'A path that cannot be inspected gets an `error` entry; the others are still reported. After an error, fix the path and call again.',
@@ -116,7 +124,7 @@ export const fileCapabilitiesTool = defineTool({
       } catch (e) {
         const err = toHashlineError(e);
         if (err.code === 'aborted') throw err;
-        files.push({ filePath: p, error: boundaryError(err) });
+        files.push({ filePath: p, error: boundaryError(err, p) });
       }
       call.progress({ progress: files.length, total: args.filePaths.length });
     }
@@ -132,6 +140,9 @@ export const fileCapabilitiesTool = defineTool({
       patchStrategies: [...s.patchStrategies],
       aiderMatchers: [...s.aiderMatchers],
       requireHash: s.requireHash,
+      access: engine.config.access ?? 'restricted',
+      // names only: a default name is the program, whose path outside the root is not shown
+      formatters: { names: s.formatters.map((f) => path.basename(f.name)), place: FORMATTER_PLACE },
     };
     const h = engine.history.status();
     // the store's kind and its warning (the line the MCP instructions carry too), not its location

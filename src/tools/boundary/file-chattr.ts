@@ -13,18 +13,26 @@ import { Chattr, Sha256 } from './boundary-schemas.js';
 import { batchStepDelay } from '../batch-seam.js';
 import { checkChattr } from './chattr-policy.js';
 import { defineTool } from '../tool.js';
+import { withTag } from '../file-identity-fields.js';
 
 const Entry = z.strictObject({
-  chattr: Chattr.describe('the mode and/or owner to give the file'),
+  chattr: Chattr.meta({ guide: 'the mode and/or owner to give the file' }),
   expectedSha256: Sha256.optional(),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_chattr', Entry).describe('1-50 files keyed by path, relative to the root'),
+  files: fileRecord('file_chattr', Entry).meta({ guide: '1-50 files keyed by path, relative to the root' }),
 });
 
 const Attributes = z.object({ chmod: z.number(), chown: z.object({ uid: z.number(), gid: z.number() }) });
-const Changed = z.object({ filePath: z.string(), sha256: z.string(), chattr: Attributes, previous: Attributes });
+const Changed = z.object({
+  filePath: z.string(),
+  sha256: z.string(),
+  /** The 4-hex tag of the same bytes (fs_edit's file_hash), when the file still holds them. */
+  tag: z.string().optional(),
+  chattr: Attributes,
+  previous: Attributes,
+});
 const Output = z.object({ files: z.array(Changed) });
 
 const shown = (a: { mode: number; uid: number; gid: number }) => ({ chmod: a.mode, chown: { uid: a.uid, gid: a.gid } });
@@ -32,8 +40,13 @@ const shown = (a: { mode: number; uid: number; gid: number }) => ({ chmod: a.mod
 export const fileChattrTool = defineTool({
   name: 'file_chattr',
   family: 'boundary',
-  title: 'Change file mode and owner (all or nothing)',
+  title: 'Change file mode (all or nothing)',
   description: [
+    'Sets chmod (0..0o777, a number) and/or owner of 1-50 files, all or none, each with expectedSha256; setuid, setgid, sticky refused.',
+    'Example: {"files":{"run.sh":{"chattr":{"chmod":493},"expectedSha256":"<sha256>"}}}',
+    'stale_or_missing_hash: file_hash, retry.',
+  ].join('\n'),
+  guide: [
     'Sets the permission bits (chmod 0..0o777, as a number) and/or owner of 1-50 existing files in one batch; every file changes or none does. setuid, setgid and sticky bits are refused; chown may only name the current owner unless the operator allows more. Each file needs its fresh `expectedSha256` from file_hash.',
     'Example: {"files": {"scripts/build.sh": {"chattr": {"chmod": 493}, "expectedSha256": "<64 hex from file_hash>"}}}  (493 = 0o755)',
     'On an error nothing has changed (or everything changed was put back: error.details.restored); error.details.filePath names the file. After stale_or_missing_hash call file_hash and retry.',
@@ -64,6 +77,6 @@ export const fileChattrTool = defineTool({
       chattr: shown(o.attributes!.after),
       previous: shown(o.attributes!.before),
     }));
-    return { structured: { files }, text: '' };
+    return { structured: { files: await withTag(engine, files, call.signal) }, text: '' };
   },
 });

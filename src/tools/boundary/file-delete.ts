@@ -12,6 +12,7 @@
 
 import * as z from 'zod';
 import { HashlineError } from '../../core/errors/errors.js';
+import { unscannedRefusal } from '../../core/messages/write.js';
 import { commitBatch, type FileChange } from '../../io/batch/batch-commit.js';
 import type { ResolvedPath } from '../../io/guard/path-guard.js';
 import { scanReferences, type Importer, type ScanReport } from '../../lang/references/reference-scan.js';
@@ -25,11 +26,11 @@ import { defineTool } from '../tool.js';
 
 const Entry = z.strictObject({
   expectedSha256: Sha256.optional(),
-  forceReferences: z.boolean().optional().describe('delete even when other files import this one, or when that cannot be proven either way'),
+  forceReferences: z.boolean().optional().meta({ guide: 'delete even when other files import this one, or when that cannot be proven either way' }),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_delete', Entry).describe('1-50 files keyed by path, relative to the root'),
+  files: fileRecord('file_delete', Entry).meta({ guide: '1-50 files keyed by path, relative to the root' }),
 });
 
 const ImporterShape = z.object({ filePath: z.string(), line: z.number() });
@@ -39,6 +40,7 @@ const Deleted = z.object({
   referencesChecked: z.boolean().describe('false when AST reads are excluded and the file has no grammar: no scan was needed or possible'),
   forcedImporters: z.array(ImporterShape).describe('known importers that forceReferences overrode'),
   referenceVerificationBypassed: z.boolean().describe('forceReferences overrode a scan that could not be proven complete'),
+  notScanned: z.object({ readBlocked: z.number() }).optional().describe('files that could import this one but the read policy refuses: not scanned'),
   inHistory: z.boolean().describe('the deleted text is in the history: fs_rollback can recreate the file'),
 });
 const Output = z.object({ files: z.array(Deleted), removedDirectories: z.array(z.string()) });
@@ -73,25 +75,41 @@ function refuseUnprovable(unproven: Array<{ rp: ResolvedPath; reasons: string[] 
   });
 }
 
+function refuseUnscanned(unscanned: Array<{ rp: ResolvedPath; readBlocked: number }>): HashlineError {
+  const first = unscanned[0]!;
+  return new HashlineError('reference_verification_failed', unscannedRefusal(unscanned.map((u) => ({ path: u.rp.display, readBlocked: u.readBlocked }))), {
+    details: { filePath: first.rp.display, notScanned: unscanned.map((u) => ({ filePath: u.rp.display, readBlocked: u.readBlocked })) },
+  });
+}
+
 /** The veto of the batch, run under its locks after the hashes were checked. */
 function referenceVeto(planned: readonly Planned[], report: ScanReport | null): void {
   const blocked: Array<{ rp: ResolvedPath; importers: Importer[] }> = [];
+  const unscanned: Array<{ rp: ResolvedPath; readBlocked: number }> = [];
   const unproven: Array<{ rp: ResolvedPath; reasons: string[] }> = [];
   for (const p of planned) {
     const r = report?.targets.get(p.rp.real);
     if (!r || p.force) continue;
     if (r.importers.length > 0) blocked.push({ rp: p.rp, importers: r.importers });
+    else if (r.readBlocked > 0) unscanned.push({ rp: p.rp, readBlocked: r.readBlocked });
     else if (r.unprovable.length > 0) unproven.push({ rp: p.rp, reasons: r.unprovable });
   }
   if (blocked.length > 0) throw refuseReferenced(blocked);
+  // a scan that could not read every file that may import a target is no proof
+  if (unscanned.length > 0) throw refuseUnscanned(unscanned);
   if (unproven.length > 0) throw refuseUnprovable(unproven);
 }
 
 export const fileDeleteTool = defineTool({
   name: 'file_delete',
   family: 'boundary',
-  title: 'Delete files (all or nothing, reference-checked)',
+  title: 'Delete files (all or nothing)',
   description: [
+    'Deletes 1-50 files, all or none, each with expectedSha256; refused (file_referenced) while other files import one, unless forceReferences.',
+    'Example: {"files":{"a.ts":{"expectedSha256":"<sha256>"}}}',
+    'stale_or_missing_hash: file_hash, retry.',
+  ].join('\n'),
+  guide: [
     'Deletes 1-50 regular files in one batch; every file goes or none does. Each file needs its fresh `expectedSha256` from file_hash. Files under the root that import one of them (TS/JS, Python, Rust, Go, CSS/SCSS) refuse the delete with each importer and its line; importers deleted in the same batch do not count. Parent directories left empty are removed; fs_rollback can recreate a deleted text file.',
     'Example: {"files": {"src/old-util.ts": {"expectedSha256": "<64 hex from file_hash>"}}}',
     'After file_referenced change or delete the importers first, or repeat with "forceReferences": true if breaking them is intended; reference_scan_incomplete means importers could not be ruled out: check with fs_search, then force. After stale_or_missing_hash call file_hash and retry.',
@@ -142,7 +160,8 @@ export const fileDeleteTool = defineTool({
         sha256: o.sha256Before!,
         referencesChecked: r !== undefined,
         forcedImporters: p.force ? (r?.importers ?? []) : [],
-        referenceVerificationBypassed: p.force && (r === undefined ? p.capable : r.unprovable.length > 0),
+        referenceVerificationBypassed: p.force && (r === undefined ? p.capable : r.unprovable.length > 0 || r.readBlocked > 0),
+        ...(r !== undefined && r.readBlocked > 0 ? { notScanned: { readBlocked: r.readBlocked } } : {}),
         inHistory,
       };
     });

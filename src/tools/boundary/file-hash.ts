@@ -7,14 +7,17 @@ import { sha256File } from '../../io/read/sha256-file.js';
 import { fileList } from './boundary-batch.js';
 import { FileError } from './boundary-schemas.js';
 import { defineTool } from '../tool.js';
+import { withTag } from '../file-identity-fields.js';
 
 const Input = z.strictObject({
-  filePaths: fileList('file_hash', z.string().min(1)).describe('1-50 file paths, relative to the root'),
+  filePaths: fileList('file_hash', z.string().min(1)).meta({ guide: '1-50 file paths, relative to the root' }),
 });
 
 const Entry = z.object({
   filePath: z.string(),
   sha256: z.string().optional(),
+  /** The 4-hex tag of the same bytes (fs_edit's file_hash), when the file still holds them. */
+  tag: z.string().optional(),
   size: z.number().optional(),
   error: FileError.optional(),
 });
@@ -26,6 +29,11 @@ export const fileHashTool = defineTool({
   family: 'boundary',
   title: 'Hash files (SHA-256)',
   description: [
+    'SHA-256 of 1-50 files: the expectedSha256 that file changes need.',
+    'Example: {"filePaths":["a.ts"]}',
+    'Errors are per path.',
+  ].join('\n'),
+  guide: [
     'SHA-256 of 1-50 whole files, streamed; contents are not returned. Call it right before a guarded change (file_write, file_patch, file_rename, file_chattr, file_delete) and pass the hash as expectedSha256.',
     'Example: {"filePaths": ["src/app.ts", "package.json"]}',
     'A file that cannot be hashed gets an `error` entry; the others are still hashed. After an error, fix the path and call again.',
@@ -45,10 +53,10 @@ export const fileHashTool = defineTool({
       } catch (e) {
         const err = toHashlineError(e);
         if (err.code === 'aborted') throw err;
-        files.push({ filePath: p, error: boundaryError(err) });
+        files.push({ filePath: p, error: boundaryError(err, p) });
       }
       call.progress({ progress: ++done, total: args.filePaths.length });
     }
-    return { structured: { files }, text: '' };
+    return { structured: { files: await withTag(engine, files, call.signal) }, text: '' };
   },
 });

@@ -1,12 +1,13 @@
 // file_read's AST mode: RFC 6901 selectors over a structured document (values and, where the parser
 // keeps them, source ranges), the requested symbols (kind, lines, text), or, with neither, a source
 // map of the file's top-level symbols. Lines here are zero-based and end-exclusive, as in text mode,
-// so a symbol's `lines` can be passed back to a text read.
+// so a symbol's `lines` can be passed back to a text read; a selection's `range` is zero-based too
+// (line and column, the end exclusive).
 
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import type { FileFacts } from '../../core/capabilities.js';
-import { DOCUMENT_RESULT_MAX_BYTES, DOCUMENT_SOURCE_MAX_BYTES, parseDocument } from '../../core/documents.js';
+import { DOCUMENT_RESULT_MAX_BYTES, DOCUMENT_SOURCE_MAX_BYTES, parseDocument, type SourceRange } from '../../core/documents.js';
 import { HashlineError } from '../../core/errors/errors.js';
 import { evaluatePointer, parsePointer } from '../../core/json-pointer.js';
 import { encodeText, hasEscapedBytes } from '../../core/text/text-codec.js';
@@ -16,16 +17,17 @@ import { languageById, type LanguageInfo } from '../../lang/grammar/registry.js'
 import { findSymbol } from '../../lang/symbols/symbols.js';
 import { sourceMap } from '../../lang/symbols/source-map.js';
 import type { Engine } from '../engine.js';
+import { numberPair } from '../schema-forms.js';
 import { textForParse } from './file-facts.js';
 import type { ReadRequest } from './file-read-request.js';
 
 const Position = z.object({ line: z.number(), column: z.number() });
-const Span = z.tuple([z.number(), z.number()]);
+const Span = numberPair();
 
 export const AstResultSchema = z.object({
   documentFormat: z.string().optional(),
   selections: z
-    .array(z.object({ selector: z.string(), found: z.boolean(), value: z.unknown().optional(), range: z.object({ start: Position, end: Position }).optional(), missing: z.string().optional() }))
+    .array(z.object({ selector: z.string(), found: z.boolean(), value: z.unknown().optional(), range: z.object({ start: Position, end: Position }).optional().describe('zero-based lines and columns (UTF-16), end exclusive'), missing: z.string().optional() }))
     .optional(),
   symbols: z
     .array(z.object({ name: z.string(), found: z.boolean(), kind: z.string().optional(), lines: Span.optional(), content: z.string().optional(), lossy: z.literal(true).optional() }))
@@ -35,6 +37,11 @@ export const AstResultSchema = z.object({
     .optional(),
 });
 export type AstResult = z.infer<typeof AstResultSchema>;
+
+/** A document range as the family reports ranges: zero-based lines and columns (UTF-16), the end exclusive, as text windows. */
+function zeroBased(r: SourceRange): SourceRange {
+  return { start: { line: r.start.line - 1, column: r.start.column - 1 }, end: { line: r.end.line - 1, column: r.end.column - 1 } };
+}
 
 function selections(rp: ResolvedPath, facts: FileFacts, text: string, selectors: readonly string[]): AstResult {
   const format = facts.documentFormat;
@@ -55,7 +62,7 @@ function selections(rp: ResolvedPath, facts: FileFacts, text: string, selectors:
     const r = evaluatePointer(doc.value, tokens[i]!);
     if (!r.found) return { selector, found: false, missing: r.missing };
     const range = doc.rangeOf(tokens[i]!);
-    return { selector, found: true, value: r.value, ...(range ? { range } : {}) };
+    return { selector, found: true, value: r.value, ...(range ? { range: zeroBased(range) } : {}) };
   });
   if (Buffer.byteLength(JSON.stringify(out)) > DOCUMENT_RESULT_MAX_BYTES) {
     throw new HashlineError('document_result_too_large', `Structured document result exceeds the ${DOCUMENT_RESULT_MAX_BYTES / 1024} KiB limit; use narrower selectors or text mode`, {

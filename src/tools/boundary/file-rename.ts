@@ -16,20 +16,23 @@ import { Sha256 } from './boundary-schemas.js';
 import { batchStepDelay } from '../batch-seam.js';
 import { recordRename } from '../record-change.js';
 import { defineTool } from '../tool.js';
+import { withTag } from '../file-identity-fields.js';
 
 const Entry = z.strictObject({
-  destination: z.string().min(1).describe('the new path, relative to the root; must not exist'),
+  destination: z.string().min(1).meta({ guide: 'the new path, relative to the root; must not exist' }),
   expectedSha256: Sha256.optional(),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_rename', Entry).describe('1-50 renames keyed by the current path'),
+  files: fileRecord('file_rename', Entry).meta({ guide: '1-50 renames keyed by the current path' }),
 });
 
 const Renamed = z.object({
   filePath: z.string(),
   destination: z.string(),
   sha256: z.string(),
+  /** The 4-hex tag of the same bytes at the destination (fs_edit's file_hash), when the file still holds them. */
+  tag: z.string().optional(),
   createdDirectories: z.array(z.string()).describe('parent directories made for the destination, outermost first'),
 });
 const Output = z.object({ files: z.array(Renamed) });
@@ -37,8 +40,13 @@ const Output = z.object({ files: z.array(Renamed) });
 export const fileRenameTool = defineTool({
   name: 'file_rename',
   family: 'boundary',
-  title: 'Rename files (all or nothing, never replacing)',
+  title: 'Rename files (all or nothing)',
   description: [
+    'Renames 1-50 files, all or none, never onto an existing path; each needs expectedSha256.',
+    'Example: {"files":{"a.ts":{"destination":"b.ts","expectedSha256":"<sha256>"}}}',
+    'stale_or_missing_hash: file_hash, retry.',
+  ].join('\n'),
+  guide: [
     'Renames 1-50 regular files in one batch; every file moves or none does. A destination must not exist (nothing is ever replaced); missing parent directories are created. Each source needs its fresh `expectedSha256` from file_hash. A file may appear once per batch: do a chain (a→b, b→c) or a swap as separate calls.',
     'Example: {"files": {"src/old.ts": {"destination": "src/lib/new.ts", "expectedSha256": "<64 hex from file_hash>"}}}',
     'On an error nothing has moved (or everything moved was moved back: error.details.restored); error.details.filePath names the entry. After stale_or_missing_hash call file_hash and retry; after already_exists pick another destination.',
@@ -52,7 +60,7 @@ export const fileRenameTool = defineTool({
     // the whole batch's policy first: the sources for changing them, the destinations for writing
     for (const [filePath, entry] of Object.entries(args.files)) {
       const from = await resolveEntry(engine, filePath);
-      const to = await resolveEntry(engine, entry.destination, filePath, { destination: entry.destination });
+      const to = await resolveEntry(engine, entry.destination, filePath, { destination: entry.destination }, 'allow');
       // a rename must not carry a file the read policy refuses to a name it admits (its content would become readable)
       if (!readAdmitted(engine.guard, from) && readAdmitted(engine.guard, to)) {
         throw new HashlineError('path_blocked', `\`${from.display}\` may not be read, so it may not be renamed to \`${to.display}\`, which may be: pick a destination the read policy refuses too`, {
@@ -73,6 +81,6 @@ export const fileRenameTool = defineTool({
       recordRename(engine, c.from.real, c.to.real);
       return { filePath: o.path, destination: o.destination ?? c.to.display, sha256: o.sha256Before!, createdDirectories: o.madeDirs ?? [] };
     });
-    return { structured: { files }, text: '' };
+    return { structured: { files: await withTag(engine, files, call.signal, (f) => f.destination) }, text: '' };
   },
 });

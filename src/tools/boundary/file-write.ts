@@ -4,6 +4,8 @@
 // Content is written byte for byte as given (BOM and line endings included), each file atomically;
 // missing parents are created and removed again if the batch fails; a failure part-way restores
 // every file already written. Mode and owner of a replaced file are kept unless chattr says otherwise.
+// With formatting enabled, a file whose path a formatter matches is formatted before the commit,
+// by the same rule as file_patch (format-commit.ts): what is written is the formatter's output.
 
 import { Buffer } from 'node:buffer';
 import * as z from 'zod';
@@ -14,26 +16,31 @@ import { fileRecord } from './boundary-batch.js';
 import { resolveEntry } from './boundary-resolve.js';
 import { Chattr, Sha256 } from './boundary-schemas.js';
 import { checkChattr } from './chattr-policy.js';
+import { formatForCommit } from './format-commit.js';
 import type { Engine } from '../engine.js';
 import { keepBeforeBytes, recordChange } from '../record-change.js';
 import { defineTool } from '../tool.js';
+import { withTag } from '../file-identity-fields.js';
 
 const Entry = z.strictObject({
-  content: z.string().describe('the complete file content, written byte for byte (UTF-8)'),
+  content: z.string().meta({ guide: 'the complete file content, written byte for byte (UTF-8)' }),
   expectedSha256: Sha256.optional(),
-  chattr: Chattr.optional().describe('mode (and owner) to give the file'),
+  chattr: Chattr.optional().meta({ guide: 'mode (and owner) to give the file' }),
 });
 
 const Input = z.strictObject({
-  files: fileRecord('file_write', Entry).describe('1-50 files keyed by path, relative to the root'),
+  files: fileRecord('file_write', Entry).meta({ guide: '1-50 files keyed by path, relative to the root' }),
 });
 
 const Written = z.object({
   filePath: z.string(),
   sha256: z.string(),
+  /** The 4-hex tag of the same bytes (fs_edit's file_hash), when the file still holds them. */
+  tag: z.string().optional(),
   size: z.number(),
   created: z.boolean(),
   previousSha256: z.string().optional(),
+  formatter: z.string().optional(),
 });
 const Output = z.object({ files: z.array(Written) });
 
@@ -42,6 +49,11 @@ export const fileWriteTool = defineTool({
   family: 'boundary',
   title: 'Write whole files (all or nothing)',
   description: [
+    'Creates or replaces 1-50 whole files, all or nothing. Replacing needs expectedSha256; a new file none.',
+    'Example: {"files":{"a.ts":{"content":"x\\n"}}}',
+    'stale_or_missing_hash: file_hash, retry.',
+  ].join('\n'),
+  guide: [
     'Creates or replaces 1-50 whole files in one all-or-nothing batch; content is written exactly as given (keep the file\'s own line endings). Replacing an existing file needs its fresh `expectedSha256` from file_hash or file_read; a new file takes none. Missing parent directories are created.',
     'Example: {"files": {"src/new.ts": {"content": "export const x = 1;\\n"}, "README.md": {"content": "# App\\n", "expectedSha256": "<64 hex from file_hash>"}}}',
     'On any error nothing is written (or everything written is restored: error.details.restored); error.details.filePath names the file. After stale_or_missing_hash, call file_hash and retry with the fresh hash. For a partial change use file_patch.',
@@ -53,6 +65,7 @@ export const fileWriteTool = defineTool({
     const settings = engine.configState().settings;
     const entries = Object.entries(args.files);
     const changes: FileChange[] = [];
+    const formatters: Array<string | undefined> = [];
     // The whole batch is checked before the first byte is written: paths, content, chattr bounds.
     for (const [filePath, entry] of entries) {
       if (hasLoneSurrogate(entry.content)) {
@@ -70,6 +83,12 @@ export const fileWriteTool = defineTool({
         ...(entry.chattr?.chown === undefined ? {} : { owner: entry.chattr.chown }),
       });
     }
+    // then the formatters, on the bytes only (nothing in the tree is touched before the commit)
+    for (const change of changes as Array<Extract<FileChange, { kind: 'write' }>>) {
+      const formatted = await formatForCommit(engine, change.rp, change.bytes, call.signal);
+      if (formatted.formatter !== undefined) change.bytes = Buffer.from(formatted.bytes);
+      formatters.push(formatted.formatter);
+    }
     const outcomes = await commitBatch(engine.guard, engine.locks, changes, {
       requireHash: settings.requireHash,
       signal: call.signal,
@@ -85,8 +104,9 @@ export const fileWriteTool = defineTool({
         size: change.bytes.length,
         created: o.created === true,
         ...(o.sha256Before === undefined ? {} : { previousSha256: o.sha256Before }),
+        ...(formatters[i] === undefined ? {} : { formatter: formatters[i] }),
       };
     });
-    return { structured: { files }, text: '' };
+    return { structured: { files: await withTag(engine, files, call.signal) }, text: '' };
   },
 });

@@ -210,7 +210,7 @@ export class Committer {
     this.closed = true;
     if (failure === undefined) this.launch();
     await Promise.all(this.inFlight);
-    await syncDirectories(this.dirs);
+    if (this.engine.guard.durable) await syncDirectories(this.dirs);
     const written = [...this.written].sort();
     const shown = written.slice(0, 20).join(', ') + (written.length > 20 ? `, and ${written.length - 20} more` : '');
     const already = `${written.length} file(s) were rewritten: ${shown || 'none'}`;

@@ -33,14 +33,14 @@ const LISTING_BUDGET = 3 * 1024 * 1024;
 const RESULT_OVERHEAD = 128;
 
 const Op = z.strictObject({
-  pat: z.string().describe('ast-grep pattern: code of the file\'s language, $NAME for one node, $$$NAME for zero or more'),
-  out: z.string().describe('replacement template; $NAME and $$$NAME insert what the pattern captured'),
+  pat: z.string().meta({ guide: 'ast-grep pattern: code of the file\'s language, $NAME for one node, $$$NAME for zero or more' }),
+  out: z.string().meta({ guide: 'replacement template; $NAME and $$$NAME insert what the pattern captured' }),
 });
 
 const Input = z.strictObject({
-  ops: z.array(Op).describe('rewrites applied in order to each file'),
-  paths: z.array(z.string()).describe('files, directories (recursive) or globs such as src/**/*.ts; a leading ! excludes'),
-  max_files: z.number().int().min(1).max(100_000).optional().describe(`most files considered (default ${DEFAULT_MAX_FILES})`),
+  ops: z.array(Op).meta({ guide: 'rewrites applied in order to each file' }),
+  paths: z.array(z.string()).describe('! excludes').meta({ guide: 'files, directories (recursive) or globs such as src/**/*.ts; a leading ! excludes' }),
+  max_files: z.number().int().min(1).max(100_000).optional().meta({ guide: `most files considered (default ${DEFAULT_MAX_FILES})` }),
 });
 
 const Output = z.object({
@@ -192,6 +192,11 @@ export const fsAstEditTool = defineTool({
   family: 'hashline',
   title: 'Structural rewrite (ast-grep)',
   description: [
+    'Rewrites code by syntax in files, directories or globs: ast-grep pattern `pat` becomes template `out` ($NAME: one node, $$$NAME: many).',
+    'Example: {"ops":[{"pat":"log($A)","out":"debug($A)"}],"paths":["src"]}',
+    'No match or an unparsable pattern is a warning: fix it, retry.',
+  ].join('\n'),
+  guide: [
     'Rewrites code by syntax, not text, across files, directories (recursive, .gitignore honoured) or globs: each op\'s ast-grep pattern `pat` is replaced by the template `out`, ops in order. $NAME matches one node, $$$NAME zero or more; a name used twice must match equal code. Each changed file is written atomically and can be undone with fs_rollback.',
     'Example: {"ops":[{"pat":"console.log($A)","out":"logger.debug($A)"}],"paths":["src/**/*.ts"]}',
     'Returns one result per changed file (new header ¶path#TAG, first changed line, diff) or per file with warnings (no matches, a pattern that does not parse in that language, nested matches left for a second call, a generated file). After a warning, fix the pattern (a complete expression or statement of the file\'s language) and call again; after an error, fix the arguments or paths.',

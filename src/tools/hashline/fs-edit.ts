@@ -33,19 +33,20 @@ import { warmAfterWrite } from '../../lang/parse/warm-after-write.js';
 import type { Engine } from '../engine.js';
 import { EditResultSchema, type EditResult } from './hashline-results.js';
 import { defineTool, PROCESS_SESSION_ID } from '../tool.js';
+import { withSha256 } from '../file-identity-fields.js';
 
 const Target = z.strictObject({
-  path: z.string().describe('file to edit, relative to the project root'),
-  file_hash: z.string().describe('the 4-hex tag of your latest read/write/edit of this file: the TAG of its ¶path#TAG header'),
-  ops: z.string().describe('edit operations in the hashline DSL, one per line (see the tool description)'),
+  path: z.string().meta({ guide: 'file to edit, relative to the project root' }),
+  file_hash: z.string().meta({ guide: 'the 4-hex tag of your latest read/write/edit of this file: the TAG of its ¶path#TAG header' }),
+  ops: z.string().meta({ guide: 'edit operations in the hashline DSL, one per line (see the tool description)' }),
 });
 
 const Input = z.strictObject({
-  targets: z.array(Target).min(1).max(MAX_BATCH_FILES).describe('files to edit, applied in this order'),
+  targets: z.array(Target).min(1).max(MAX_BATCH_FILES).meta({ guide: 'files to edit, applied in this order' }),
   reply: z
     .enum(['diff', 'compact'])
     .optional()
-    .describe('"compact": an edit applied as sent answers `#TAG changed lines A-B (+N -M)` (its new tag and the changed lines of the new file; with several targets `¶path#TAG …`) instead of the diff; a merged stale edit still shows its diff'),
+    .describe('compact: no diff').meta({ guide: '"compact": an edit applied as sent answers `#TAG changed lines A-B (+N -M)` (its new tag and the changed lines of the new file; with several targets `¶path#TAG …`) instead of the diff; a merged stale edit still shows its diff' }),
 });
 
 const Output = z.object({
@@ -268,8 +269,13 @@ function plain(r: EditResult & { summary?: string }): EditResult {
 export const fsEditTool = defineTool({
   name: 'fs_edit',
   family: 'hashline',
-  title: 'Edit files by line number (hashline DSL)',
+  title: 'Edit by line number',
   description: [
+    'Edits by the line numbers you read. Per target: path, file_hash (the TAG of ¶path#TAG), ops lines: `replace N..M:`, `insert after N:` (or before N, head, tail), each then `+TEXT` rows; `delete N..M`; `replace block N:`, `delete block N`. N = N..N; numbers never shift.',
+    'Example: {"targets":[{"path":"a.ts","file_hash":"1A2B","ops":"replace 5..7:\\n+x = 1;\\ndelete 10"}]}',
+    'A stale edit merges or is refused: re-read, retry.',
+  ].join('\n'),
+  guide: [
     'Edits existing files by the line numbers of your latest fs_read. Each target gives `path`, `file_hash` (the TAG of its ¶path#TAG header) and `ops`:',
     '`replace N..M:` / `replace N:` then `+TEXT` rows (the final content); `delete N` / `delete N..M` (no body); `insert before N:` / `insert after N:` / `insert head:` / `insert tail:` then `+TEXT` rows; `replace block N:` / `delete block N` for the syntactic block starting on line N.',
     'Numbers refer to the file as you read it and do not shift while hunks apply; one hunk per line; `+` alone is an empty line.',
@@ -295,11 +301,11 @@ export const fsEditTool = defineTool({
         return {
           isError: true,
           text: msg.editBatchError(cause, applied.map((r) => r.header), skipped),
-          structured: { failed_path: target.path, cause, code: err.code, applied: applied.map(plain), skipped },
+          structured: { failed_path: target.path, cause, code: err.code, applied: await withSha256(engine, applied.map(plain), call.signal), skipped },
         };
       }
     }
     const compactOne = args.reply === 'compact' && applied.length === 1;
-    return { structured: { results: applied.map(plain) }, text: applied.map((r) => render(r, compactOne)).join('\n\n') };
+    return { structured: { results: await withSha256(engine, applied.map(plain), call.signal) }, text: applied.map((r) => render(r, compactOne)).join('\n\n') };
   },
 });

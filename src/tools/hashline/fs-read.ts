@@ -28,17 +28,18 @@ import { noteStructuralRead } from '../../lang/parse/warm-after-write.js';
 import type { Engine } from '../engine.js';
 import { ReadResultSchema, type ReadResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
+import { withSha256 } from '../file-identity-fields.js';
 
 const Target = z.strictObject({
-  path: z.string().describe('File or directory, relative to the root (or absolute inside it)'),
-  line: z.number().int().optional().describe('Read the syntactic block that starts on this 1-based line'),
-  line_range: z.string().optional().describe('Exact 1-based inclusive lines, e.g. "10-20" or "2-5,40-60"'),
-  symbol: z.string().optional().describe('Read the definition with this name; with a directory, search the tree'),
-  full: z.boolean().optional().describe('With `symbol` or `line`: show the block whole, however long (default: blocks over 24 lines are elided)'),
+  path: z.string().meta({ guide: 'File or directory, relative to the root (or absolute inside it)' }),
+  line: z.number().int().optional().meta({ guide: 'Read the syntactic block that starts on this 1-based line' }),
+  line_range: z.string().optional().describe('e.g. "2-5,40-60"').meta({ guide: 'Exact 1-based inclusive lines, e.g. "10-20" or "2-5,40-60"' }),
+  symbol: z.string().optional().meta({ guide: 'Read the definition with this name; with a directory, search the tree' }),
+  full: z.boolean().optional().describe('no elision').meta({ guide: 'With `symbol` or `line`: show the block whole, however long (default: blocks over 24 lines are elided)' }),
 });
 type TargetArgs = z.infer<typeof Target>;
 
-const Input = z.strictObject({ targets: z.array(Target).min(1).describe('What to read; each target gets its own result(s)') });
+const Input = z.strictObject({ targets: z.array(Target).min(1).meta({ guide: 'What to read; each target gets its own result(s)' }) });
 // `results` is optional in the schema only so that an error result ({ error }) validates too.
 const Output = z.object({ results: z.array(ReadResultSchema).optional() });
 
@@ -186,8 +187,13 @@ async function readTarget(engine: Engine, t: TargetArgs, budget: ReplyBudget, si
 export const fsReadTool = defineTool({
   name: 'fs_read',
   family: 'hashline',
-  title: 'Read files as numbered, tagged lines',
+  title: 'Read numbered, tagged lines',
   description: [
+    'Reads files as `N| text` lines under a ¶path#TAG header (TAG: for fs_edit). Per target: `symbol`, `line_range`, `line` (its block) or none (whole file).',
+    'Example: {"targets":[{"path":"a.ts","symbol":"main"}]}',
+    'A bad path or range is a warning: fix it, read again.',
+  ].join('\n'),
+  guide: [
     'Reads files as `N| text` lines under a `¶path#TAG` header; pass the 4-hex TAG to fs_edit. Per target: `symbol` (a definition by name; with a directory path, searches the tree), `line_range` ("10-20" or "2-5,40-60"), `line` (the syntactic block starting there), or nothing (the whole file).',
     'Example: {"targets": [{"path": "src/app.ts", "symbol": "main"}, {"path": "README.md", "line_range": "1-40"}]}',
     'Blocks over 24 lines are elided (`"full": true` shows them whole) and long lines cut; the notices say which `line_range` to read next. A missing file or bad range is a `warnings` entry of that target; fix it and read again. After any edit, use the fresh tag from the edit result or re-read.',
@@ -205,6 +211,6 @@ export const fsReadTool = defineTool({
       call.progress({ progress: ++done, total: args.targets.length });
     }
     const text = results.map((r) => (r.content !== '' ? r.content : '') + (r.warnings ? `${r.content !== '' ? '\n' : ''}[warning] ${r.path}: ${r.warnings}` : '')).join('\n\n');
-    return { structured: { results }, text };
+    return { structured: { results: await withSha256(engine, results, call.signal) }, text };
   },
 });

@@ -11,13 +11,14 @@ import { planRestore } from '../../core/rollback/restore-plan.js';
 import { formatHeader } from '../../core/text/tag.js';
 import { docFromText } from '../../core/text/text-doc.js';
 import type { ResolvedPath } from '../../io/guard/path-guard.js';
+import { readAdmitted } from '../../io/guard/read-admission.js';
 import { loadTextFile, saveDoc, type LoadedFile } from '../../io/read/text-file.js';
 import { RollbackResultSchema, type RollbackResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
 
 const Input = z.strictObject({
-  path: z.string().describe('file to restore, relative to the project root'),
-  hash: z.string().optional().describe('the 4-hex tag of the version to restore; "" or omitted restores the version before the current one'),
+  path: z.string().meta({ guide: 'file to restore, relative to the project root' }),
+  hash: z.string().optional().meta({ guide: 'the 4-hex tag of the version to restore; "" or omitted restores the version before the current one' }),
 });
 
 const GUARD_CODES: readonly ErrorCode[] = ['invalid_path', 'path_outside_root', 'path_blocked', 'path_conflict', 'symlink_escape', 'link_swapped'];
@@ -25,8 +26,13 @@ const GUARD_CODES: readonly ErrorCode[] = ['invalid_path', 'path_outside_root', 
 export const fsRollbackTool = defineTool({
   name: 'fs_rollback',
   family: 'hashline',
-  title: 'Restore a file version from the history',
+  title: 'Restore a version',
   description: [
+    'Restores an earlier version of a file (last 10 of 50 files): `hash` an earlier TAG, "" the version before.',
+    'Example: {"path":"a.ts","hash":"1A2B"}',
+    'An error lists the known versions: pick one, or re-read.',
+  ].join('\n'),
+  guide: [
     'Restores a version of a file that was read, written or edited through hashline, in this session or (with the default durable history) an earlier one (the last 10 versions of the 50 most recent files). `hash` is a tag from an earlier ¶path#TAG header; "" (or no `hash`) restores the version before the current one. A deleted file is recreated.',
     'Example: {"path": "src/a.ts", "hash": "1A2B"}',
     'Returns the restored ¶path#TAG and `replaced_hash`, the tag of what was on disk: pass it back to undo the restore.',
@@ -45,6 +51,8 @@ export const fsRollbackTool = defineTool({
       throw new HashlineError(err.code, msg.restorePermissionDenied(args.path, err.message), { details: err.details });
     }
     const display = rp.display;
+    // a read-blocked file's tags are never shown (a 4-hex tag of a short secret gives it away)
+    const hidden = !readAdmitted(engine.guard, rp);
     const result = await engine.locks.withLocks(
       [rp.real],
       async (): Promise<RollbackResult> => {
@@ -62,6 +70,7 @@ export const fsRollbackTool = defineTool({
           hash: args.hash ?? '',
           versions,
           disk: disk === null ? null : { text: disk.text, tag: disk.tag },
+          hidden,
         });
         if (disk !== null) engine.history.record(rp.real, disk.text);
         const doc = docFromText(plan.target.text, { bom: disk?.doc.bom ?? false, eol: disk?.doc.eol ?? '\n' });
@@ -72,10 +81,10 @@ export const fsRollbackTool = defineTool({
         if (plan.reanchor) engine.history.reanchor(rp.real, plan.target.text);
         return {
           path: display,
-          file_hash: plan.target.tag,
-          header: formatHeader(display, plan.target.tag),
-          replaced_hash: plan.replacedHash,
-          ...(plan.warning === undefined ? {} : { warning: plan.warning }),
+          file_hash: hidden ? '' : plan.target.tag,
+          header: hidden ? `¶${display}` : formatHeader(display, plan.target.tag),
+          replaced_hash: hidden ? '' : plan.replacedHash,
+          ...(hidden ? { warning: plan.warning === undefined ? msg.TAGS_HIDDEN : `${plan.warning}; ${msg.TAGS_HIDDEN}` } : plan.warning === undefined ? {} : { warning: plan.warning }),
         };
       },
       { signal: call.signal },

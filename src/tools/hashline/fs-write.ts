@@ -2,13 +2,15 @@
 // strip, empty-text refusal, guard (a path in both lists aborts the whole batch before anything
 // is written; other denials are that file's warning), generated-file refusal, then an atomic write
 // under the file's lock: new files LF without BOM, existing files keep their BOM and line ending
-// and their mode (+x added for a shebang). Parent directories are not created. The previous
-// content and the new content are both recorded in the history.
+// and their mode (+x added for a shebang). Missing parent folders are created. An optional
+// `file_hash` (the tag or the SHA-256 last seen) refuses the write when the file changed since. A
+// batch in which no file was written is an error. Both contents are recorded in the history.
 
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { HashlineError, toHashlineError } from '../../core/errors/errors.js';
 import { generatedMarker, generatedRefusal } from '../../core/generated.js';
-import { AUTO_STRIPPED, MADE_EXECUTABLE, emptyText, loneSurrogate, writeDenied, writeFailed } from '../../core/messages/write.js';
+import { AUTO_STRIPPED, MADE_EXECUTABLE, emptyText, loneSurrogate, writeDenied, writeFailed, writeStale } from '../../core/messages/write.js';
 import { stripWritePrefixes } from '../../core/read/prefix-strip.js';
 import { computeTag, formatHeader } from '../../core/text/tag.js';
 import { hasLoneSurrogate } from '../../core/text/text-codec.js';
@@ -20,12 +22,14 @@ import { MAX_BATCH_FILES } from '../../core/config/config.js';
 import type { Engine } from '../engine.js';
 import { WriteResultSchema, type WriteResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
+import { withSha256 } from '../file-identity-fields.js';
 
 const TargetFile = z.strictObject({
-  path: z.string().describe('File to create or overwrite, relative to the root'),
-  text: z.string().describe('The complete new content (raw text, no `N| ` prefixes)'),
+  path: z.string().meta({ guide: 'File to create or overwrite, relative to the root' }),
+  text: z.string().meta({ guide: 'The complete new content (raw text, no `N| ` prefixes)' }),
+  file_hash: z.string().optional().meta({ guide: 'the 4-hex TAG or the SHA-256 of the file as you last saw it: refused if it changed since' }),
 });
-const Input = z.strictObject({ targets: z.array(TargetFile).min(1).max(MAX_BATCH_FILES).describe('1-50 files to write') });
+const Input = z.strictObject({ targets: z.array(TargetFile).min(1).max(MAX_BATCH_FILES).meta({ guide: '1-50 files to write' }) });
 // `results` is optional in the schema only so that an error result ({ error }) validates too.
 const Output = z.object({ results: z.array(WriteResultSchema).optional() });
 
@@ -35,7 +39,13 @@ function warned(path: string, warnings: string[], tag = ''): WriteResult {
 
 type Resolved = { ok: true; rp: ResolvedPath } | { ok: false; message: string };
 
-async function writeOne(engine: Engine, input: string, raw: string, resolved: Resolved): Promise<WriteResult> {
+/** Whether `sent` (a 4-hex tag or a 64-hex SHA-256) names the file as it is. */
+function sameVersion(sent: string, tag: string, bytes: Uint8Array): boolean {
+  const s = sent.trim().replace(/^#/, '').toLowerCase();
+  return s.length === 64 ? s === createHash('sha256').update(bytes).digest('hex') : s === tag.toLowerCase();
+}
+
+async function writeOne(engine: Engine, input: string, raw: string, resolved: Resolved, expected: string | undefined): Promise<WriteResult> {
   const warnings: string[] = [];
   const strip = stripWritePrefixes(raw);
   if (strip.stripped) warnings.push(AUTO_STRIPPED);
@@ -50,6 +60,7 @@ async function writeOne(engine: Engine, input: string, raw: string, resolved: Re
     let previous: string | undefined;
     try {
       const existing = await loadTextFile(engine.guard, rp, 'write');
+      if (expected !== undefined && !sameVersion(expected, existing.tag, existing.bytes)) return warned(display, [...warnings, writeStale(display, expected, existing.tag)]);
       const marker = generatedMarker(existing.text);
       if (marker) return warned(display, [...warnings, generatedRefusal(display, marker)]);
       shape = { bom: existing.doc.bom, eol: existing.doc.eol };
@@ -58,6 +69,7 @@ async function writeOne(engine: Engine, input: string, raw: string, resolved: Re
     } catch (e) {
       const err = toHashlineError(e);
       if (err.code !== 'not_found') return warned(display, [...warnings, writeFailed(display, err.message)]);
+      if (expected !== undefined) return warned(display, [...warnings, writeStale(display, expected, undefined)]);
     }
     const doc = docFromText(text, shape);
     let newMode: number | undefined;
@@ -67,7 +79,7 @@ async function writeOne(engine: Engine, input: string, raw: string, resolved: Re
     }
     if (previous !== undefined) engine.history.record(rp.real, previous);
     try {
-      await saveDoc(engine.guard, rp, doc, newMode === undefined ? {} : { mode: newMode });
+      await saveDoc(engine.guard, rp, doc, { createParents: true, ...(newMode === undefined ? {} : { mode: newMode }) });
     } catch (e) {
       return warned(display, [...warnings, writeFailed(display, toHashlineError(e).message)]);
     } finally {
@@ -88,9 +100,14 @@ export const fsWriteTool = defineTool({
   family: 'hashline',
   title: 'Write whole files',
   description: [
-    'Creates or completely overwrites files with the given text; returns each file\'s new `¶path#TAG` header for a follow-up fs_edit. Send raw text without `N| ` prefixes. Parent directories must exist. Existing files keep their line endings, BOM and mode; a `#!` script becomes executable.',
+    'Creates or overwrites whole files with raw text; returns each ¶path#TAG for fs_edit. Missing folders are created; `file_hash` (tag or SHA-256 last seen) refuses a changed file.',
+    'Example: {"targets":[{"path":"a.md","text":"# A\\n"}]}',
+    'A refused file is a warning: fix it, retry.',
+  ].join('\n'),
+  guide: [
+    'Creates or completely overwrites files with the given text; returns each file\'s new `¶path#TAG` header for a follow-up fs_edit. Send raw text without `N| ` prefixes. Missing folders are created; with `file_hash` (the 4-hex TAG or the SHA-256 of the file as last seen) a file changed since is refused. Existing files keep their line endings, BOM and mode; a `#!` script becomes executable.',
     'Example: {"targets": [{"path": "notes/todo.md", "text": "# Todo\\n- ship\\n"}]}',
-    'Refusals (empty text, a generated file, a denied path, a failed write) are `warnings` of that file and nothing is written for it; fix the cause and write again. For a partial change, read the file and use fs_edit instead.',
+    'A refused file (empty text, a generated file, a denied path, a changed file_hash, a failed write) gets `warnings` and is not written; none written: isError. For a partial change, read the file and use fs_edit instead.',
   ].join('\n'),
   input: Input,
   output: Output,
@@ -108,17 +125,18 @@ export const fsWriteTool = defineTool({
         const err = toHashlineError(e);
         if (err.code === 'path_conflict') throw err;
         const reason = err.message.replace(/^permission denied: `[^`]*` (?:— )?/, '');
-        resolved.push({ ok: false, message: writeDenied(t.path, engine.guard.root, reason) });
+        resolved.push({ ok: false, message: writeDenied(t.path, engine.guard.root, reason, err.code === 'path_outside_root') });
       }
     }
     const results: WriteResult[] = [];
     for (let i = 0; i < args.targets.length; i++) {
       if (call.signal.aborted) throw new HashlineError('aborted', 'aborted');
       const t = args.targets[i]!;
-      results.push(await writeOne(engine, t.path, t.text, resolved[i]!));
+      results.push(await writeOne(engine, t.path, t.text, resolved[i]!, t.file_hash));
       call.progress({ progress: i + 1, total: args.targets.length });
     }
     const text = results.map((r) => (r.header || r.path) + (r.warnings ? `\n[warning] ${r.warnings}` : '')).join('\n');
-    return { structured: { results }, text };
+    // every file refused: the call is an error (its results still say why, file by file)
+    return { structured: { results: await withSha256(engine, results, call.signal) }, text, ...(results.every((r) => r.file_hash === '') ? { isError: true } : {}) };
   },
 });

@@ -6,6 +6,8 @@ import * as z from 'zod';
 export const ReadResultSchema = z.object({
   path: z.string(),
   file_hash: z.string(),
+  /** The SHA-256 of the same bytes (the file_* tools' expectedSha256), when the file still holds them. */
+  sha256: z.string().optional(),
   header: z.string(),
   content: z.string(),
   warnings: z.string().optional(),
@@ -15,6 +17,8 @@ export type ReadResult = z.infer<typeof ReadResultSchema>;
 export const WriteResultSchema = z.object({
   path: z.string(),
   file_hash: z.string(),
+  /** The SHA-256 of the same bytes (the file_* tools' expectedSha256), when the file still holds them. */
+  sha256: z.string().optional(),
   header: z.string(),
   warnings: z.string().optional(),
 });
@@ -23,6 +27,8 @@ export type WriteResult = z.infer<typeof WriteResultSchema>;
 export const EditResultSchema = z.object({
   path: z.string(),
   file_hash: z.string(),
+  /** The SHA-256 of the same bytes (the file_* tools' expectedSha256), when the file still holds them. */
+  sha256: z.string().optional(),
   header: z.string(),
   first_changed_line: z.number().int().optional(),
   warnings: z.array(z.string()),

@@ -16,11 +16,11 @@ const DEFAULT_DEPTH = 2;
 const GLOB_DEPTH = 20;
 
 const Input = z.strictObject({
-  path: z.string().default('.').describe('directory (or file) to list, relative to the root'),
-  depth: z.number().int().min(1).max(64).optional().describe('levels to list (default 2; 20 with a glob)'),
-  glob: z.string().optional().describe('keep files whose path (relative to `path`) matches, e.g. "*.ts" or "src/**/*.test.ts"'),
-  include_ignored: z.boolean().default(false).describe('also list what .gitignore excludes (.git and node_modules stay hidden)'),
-  max_entries: z.number().int().min(1).max(5000).default(500).describe('entries shown at most'),
+  path: z.string().default('.').meta({ guide: 'directory (or file) to list, relative to the root' }),
+  depth: z.number().int().min(1).max(64).optional().meta({ guide: 'levels to list (default 2; 20 with a glob)' }),
+  glob: z.string().optional().meta({ guide: 'keep files whose path (relative to `path`) matches, e.g. "*.ts" or "src/**/*.test.ts"' }),
+  include_ignored: z.boolean().default(false).meta({ guide: 'also list what .gitignore excludes (.git and node_modules stay hidden)' }),
+  max_entries: z.number().int().min(1).max(5000).default(500).meta({ guide: 'entries shown at most' }),
 });
 
 const Entry = z.object({
@@ -31,6 +31,8 @@ const Entry = z.object({
   size: z.number().int().optional(),
   lines: z.number().int().optional(),
   binary: z.boolean().optional(),
+  /** A file read for its line count: the SHA-256 of its bytes (the file_* tools' expectedSha256). */
+  sha256: z.string().optional(),
   entries: z.number().int().optional(),
   target: z.string().optional(),
   target_type: z.enum(['dir', 'file', 'missing', 'other', 'outside']).optional(),
@@ -74,6 +76,11 @@ export const fsListTool = defineTool({
   family: 'hashline',
   title: 'List a directory tree',
   description: [
+    'Lists a directory tree with sizes and line counts; .gitignore, .git, node_modules skipped; links not followed.',
+    'Example: {"path":"src","depth":3,"glob":"*.ts"}',
+    'After an error, list the parent, retry.',
+  ].join('\n'),
+  guide: [
     'Lists a directory as a compact tree: one line per entry, with size and line count for text files; `dir/` lines at the depth limit say how many entries they hold. .gitignore, .git and node_modules are skipped; links show where they lead and are never followed.',
     'Example: {"path": "src", "depth": 3, "glob": "*.ts"} → `src/` then `  app.ts  1.2 KB, 40 lines` ...',
     'When the listing is capped, a note names a deeper `path` to list next. After an error (missing path, refused path), check the path against a listing of its parent and retry.',

@@ -24,8 +24,8 @@ import type { Engine } from '../engine.js';
 import { defineTool } from '../tool.js';
 
 const Input = z.strictObject({
-  targets: z.array(z.strictObject({ path: z.string().describe('file or directory, relative to the root') })).min(1).max(MAX_BATCH_FILES),
-  max_results: z.number().int().min(1).max(5000).default(200).describe('symbols shown at most, over all targets'),
+  targets: z.array(z.strictObject({ path: z.string().meta({ guide: 'file or directory, relative to the root' }) })).min(1).max(MAX_BATCH_FILES),
+  max_results: z.number().int().min(1).max(5000).default(200).meta({ guide: 'symbols shown at most, over all targets' }),
 });
 
 const SymbolSchema = z.object({ kind: z.string(), name: z.string(), start: z.number().int(), end: z.number().int(), depth: z.number().int() });
@@ -54,8 +54,13 @@ const warning = (path: string, message: string): FileOutline => ({ path, file_ha
 export const fsOutlineTool = defineTool({
   name: 'fs_outline',
   family: 'hashline',
-  title: 'Outline the symbols of files or directories',
+  title: 'Outline symbols',
   description: [
+    'Lists definitions in files or trees as `kind name START-END` lines under ¶path#TAG headers; then fs_read a symbol or line_range.',
+    'Example: {"targets":[{"path":"src"}]}',
+    'A bad path or a file without a grammar is a warning: fix it, retry.',
+  ].join('\n'),
+  guide: [
     'Lists the definitions in files or directory trees (functions, classes, methods, types, top-level constants...) as `kind name START-END` lines, indented by nesting, under each file\'s ¶path#TAG header. Pick a symbol, then fs_read it (`symbol`, or `line_range` "START-END").',
     'Example: {"targets": [{"path": "src/server.ts"}, {"path": "src/lib"}]} → `¶src/server.ts#1A2B` / `class Server 12-80` / `  method start 20-41`',
     'Capped at `max_results` symbols with a note saying what was left out; outline a narrower path next. A missing or refused path, or a file without a grammar, is a warning for that target: fix the path and retry.',

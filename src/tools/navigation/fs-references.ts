@@ -25,10 +25,10 @@ import { defineTool } from '../tool.js';
 const IDENTIFIER = /^[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*$/u;
 
 const Input = z.strictObject({
-  name: z.string().describe('the identifier, exactly as written in the code (no dots)'),
-  path: z.string().default('.').describe('directory or file to search, relative to the root'),
-  kind: z.enum(['call', 'import', 'any']).default('any').describe('call: call sites only; import: imports only; any: every use, definitions included'),
-  max_results: z.number().int().min(1).max(2000).default(200).describe('references shown at most'),
+  name: z.string().meta({ guide: 'the identifier, exactly as written in the code (no dots)' }),
+  path: z.string().default('.').meta({ guide: 'directory or file to search, relative to the root' }),
+  kind: z.enum(['call', 'import', 'any']).default('any').meta({ guide: 'call: call sites only; import: imports only; any: every use, definitions included' }),
+  max_results: z.number().int().min(1).max(2000).default(200).meta({ guide: 'references shown at most' }),
 });
 
 const Output = z.object({
@@ -50,8 +50,13 @@ function wanted(kind: 'call' | 'import' | 'any', r: Reference): boolean {
 export const fsReferencesTool = defineTool({
   name: 'fs_references',
   family: 'hashline',
-  title: 'Find where an identifier is defined, imported and used',
+  title: 'Find references',
   description: [
+    'Finds where an identifier is defined, imported or called (by syntax), as ¶path#TAG headers and `N| text` lines: one fs_edit batch renames it all.',
+    'Example: {"name":"parseConfig","path":"src","kind":"call"}',
+    'After an error, fix the name or path, retry.',
+  ].join('\n'),
+  guide: [
     'Finds the uses of an identifier from the syntax tree (comments, strings and longer names never match), grouped per file as fs_read windows: a ¶path#TAG header and `N| text` lines, then a line like `[definition 3; call 10, 22; import 1]`. Edit straight from it: one fs_edit batch can rename a function and every caller.',
     '`kind`: "call" (call sites), "import", or "any" (default: every use, definitions included).',
     'Example: {"name": "parseConfig", "path": "src", "kind": "call"}',

@@ -2,7 +2,8 @@
 // a window (¶path#TAG header, `N| text` lines, 200-column cut), recorded in the session history
 // with the shown lines marked as seen, so the agent edits from the hits with fs_edit. Files are
 // read through the warm file cache (io/read/file-cache.ts): the bytes of a file are only searched until
-// they match, and a file that matches is read again with every check before anything is shown.
+// they match, and a file that matches (or looks binary) is read again with every check before it
+// counts or is shown.
 // Binary files (a NUL byte) are skipped; files over 2 MiB are skipped in a tree (named in a note)
 // and searched up to 16 MiB when given as the path. Past max_results (or the 50 files the session
 // history keeps) the search goes on counting only, so the totals are whole.
@@ -26,13 +27,13 @@ import { defineTool } from '../tool.js';
 const SLICE_MS = 8;
 
 const Input = z.strictObject({
-  pattern: z.string().describe('text to find; with `regex: true`, a JavaScript regular expression'),
-  regex: z.boolean().default(false).describe('treat `pattern` as a regular expression (JavaScript RegExp syntax, multi-line: ^ and $ match at lines)'),
-  case_sensitive: z.boolean().optional().describe('default: sensitive iff the pattern has an upper-case letter'),
-  path: z.string().default('.').describe('directory or file to search, relative to the root'),
-  glob: z.string().optional().describe('only files whose path (relative to `path`) matches, e.g. "*.ts" or "src/**/*.py"'),
-  context: z.number().int().min(0).max(20).default(2).describe('lines shown before and after each hit'),
-  max_results: z.number().int().min(1).max(2000).default(100).describe('matching lines shown at most'),
+  pattern: z.string().meta({ guide: 'text to find; with `regex: true`, a JavaScript regular expression' }),
+  regex: z.boolean().default(false).meta({ guide: 'treat `pattern` as a regular expression (JavaScript RegExp syntax, multi-line: ^ and $ match at lines)' }),
+  case_sensitive: z.boolean().optional().meta({ guide: 'default: sensitive iff the pattern has an upper-case letter' }),
+  path: z.string().default('.').meta({ guide: 'directory or file to search, relative to the root' }),
+  glob: z.string().optional().meta({ guide: 'only files whose path (relative to `path`) matches, e.g. "*.ts" or "src/**/*.py"' }),
+  context: z.number().int().min(0).max(20).default(2).meta({ guide: 'lines shown before and after each hit' }),
+  max_results: z.number().int().min(1).max(2000).default(100).meta({ guide: 'matching lines shown at most' }),
 });
 
 const Output = z.object({
@@ -74,6 +75,16 @@ function mayMatch(entry: CachedFile, pattern: SearchPattern, needle: Buffer | un
   return matchesAny(rawText(entry), pattern.re);
 }
 
+/** The verified entry of a listed file; null when it is gone or the verified read refuses it (a swap). */
+function verifiedOrNull(engine: Engine, real: string, entry: CachedFile): CachedFile | null {
+  try {
+    return verifiedEntry(engine.guard, real, entry);
+  } catch (e) {
+    if (e instanceof HashlineError && e.code !== 'aborted') return null;
+    throw e;
+  }
+}
+
 interface Tally {
   results: HitResult[];
   shown: number;
@@ -89,8 +100,13 @@ interface Tally {
 export const fsSearchTool = defineTool({
   name: 'fs_search',
   family: 'hashline',
-  title: 'Search file contents; hits come back as tagged lines',
+  title: 'Search file contents',
   description: [
+    'Searches contents: literal, or a JavaScript RegExp with regex: true. Hits are ¶path#TAG headers and `N| text` lines: edit them with fs_edit, no re-read.',
+    'Example: {"pattern":"parseConfig(","path":"src","glob":"*.ts"}',
+    'A bad regex is an error with its position: fix it.',
+  ].join('\n'),
+  guide: [
     'Searches file contents under `path` (.gitignore, .git and node_modules skipped; binary files skipped). Each file with hits comes back as an fs_read window: a ¶path#TAG header and `N| text` lines (hits plus `context` lines). Edit straight from it: pass TAG to fs_edit with those line numbers, no re-read needed.',
     'Literal by default; `regex: true` takes JavaScript RegExp syntax. Case: sensitive iff the pattern has an upper-case letter, unless `case_sensitive` is given.',
     'Example: {"pattern": "parseConfig(", "path": "src", "glob": "*.ts", "context": 1}',
@@ -162,6 +178,13 @@ export const fsSearchTool = defineTool({
           continue;
         }
         t.searched++;
+        // the unverified bytes only decide whether to look closer; what the reply says (hits,
+        // counts, the binary note) comes from a verified read, so a file swapped for a link to a
+        // blocked one between the walk and the read answers nothing about its content
+        // (a file refused at that read is passed over in silence: an error would answer the probe too)
+        if (!isBinary(entry) && !mayMatch(entry, pattern, needle)) continue;
+        entry = verifiedOrNull(engine, real, entry);
+        if (!entry) continue;
         if (isBinary(entry)) {
           t.binary++;
           continue;
@@ -179,8 +202,6 @@ export const fsSearchTool = defineTool({
           }
           continue;
         }
-        entry = verifiedEntry(engine.guard, real, entry);
-        if (!entry || isBinary(entry)) continue;
         const d = decodeEntry(entry);
         show({ real, display: engine.guard.display(real), text: d.text, tag: d.tag, utf8: d.utf8 }, d.text);
       }

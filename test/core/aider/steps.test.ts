@@ -8,7 +8,7 @@ import { placeBlock } from '../../../src/core/aider/cascade.js';
 import { exactStep } from '../../../src/core/aider/exact.js';
 import { FUZZY_THRESHOLD, fuzzyStep } from '../../../src/core/aider/fuzzy.js';
 import { indentationStep } from '../../../src/core/aider/indentation.js';
-import { normalizeWhitespace, whitespaceStep } from '../../../src/core/aider/whitespace.js';
+import { lineKey, normalizeWhitespace, whitespaceStep } from '../../../src/core/aider/whitespace.js';
 import { applyEdits } from '../../../src/core/text/text-edits.js';
 
 const apply = (text: string, search: string, replace: string) => {
@@ -49,13 +49,63 @@ test('whitespace: inner runs and trailing blanks differ; only this step places i
   assert.equal(normalizeWhitespace('  a \t b  \n\t\n'), '  a b\n\n');
 });
 
-test('whitespace: indentation is not normalized, and two normalized occurrences are ambiguous', () => {
+test('whitespace: a tab in the indentation counts as 2 spaces, other depths are not this step\'s, and two occurrences are ambiguous', () => {
   assert.equal(whitespaceStep('    x  = 1;\n', 'x = 1;\n', '').kind, 'placed'); // a fragment of the line
-  assert.equal(whitespaceStep('\tif (a) {\n', '  if (a) {\n', '').kind, 'none');
+  assert.equal(whitespaceStep('\tif (a) {\n', '  if (a) {\n', '').kind, 'placed');
+  assert.equal(whitespaceStep('\tif (a) {\n', '    if (a) {\n', '').kind, 'none');
+  assert.equal(lineKey('\t a  =\t1;  \t'), '   a = 1;');
+  assert.equal(lineKey(' \t '), '');
   const twice = 'x  = 1;\ny = 2;\nx =   1;\n';
   const r = whitespaceStep(twice, 'x = 1;', 'z');
   assert.deepEqual(r, { kind: 'ambiguous', spans: [{ startLine: 1, endLine: 1 }, { startLine: 3, endLine: 3 }] });
   assert.equal(placeBlock(twice, { search: 'x = 1;', replace: 'z' }, AIDER_MATCHERS).ok, false);
+});
+
+// The whitespace step as the seed system runs it: whole lines compared line by line (tabs in the
+// indentation as 2 spaces, inner runs collapsed, trailing blanks trimmed) and replaced whole.
+const WHOLE_LINES: Array<{ name: string; text: string; search: string; replace: string; want: string }> = [
+  {
+    name: 'inner runs, trailing blanks and a tab for 2 spaces, over two lines',
+    text: 'alpha  =   1;   \n\tbeta = 2;\nrest();\n',
+    search: 'alpha = 1;\n  beta   = 2;',
+    replace: 'alpha = 10;\n  beta = 20;',
+    want: 'alpha = 10;\n  beta = 20;\nrest();\n',
+  },
+  {
+    name: 'one line: the old trailing blanks go with it',
+    text: 'let  spaced =  10;   \nnext();\n',
+    search: 'let spaced = 10;',
+    replace: 'let spaced = 20;',
+    want: 'let spaced = 20;\nnext();\n',
+  },
+  {
+    name: 'a search ending in a newline takes the line\'s newline, the replacement brings its own',
+    text: 'a();\n  b(  1 );  \nc();\n',
+    search: '  b( 1 );\n',
+    replace: '  b(2);\n',
+    want: 'a();\n  b(2);\nc();\n',
+  },
+  {
+    name: 'blank lines inside the block match blank lines with blanks on them',
+    text: 'x = 1;\n   \ny  = 2;\n',
+    search: 'x = 1;\n\ny = 2;',
+    replace: 'z = 3;',
+    want: 'z = 3;\n',
+  },
+];
+
+for (const c of WHOLE_LINES) {
+  test(`whitespace, whole lines: ${c.name}`, () => {
+    assert.equal(exactStep(c.text, c.search, '').kind, 'none');
+    const { out, method } = apply(c.text, c.search, c.replace);
+    assert.equal(method, 'whitespace');
+    assert.equal(out, c.want);
+  });
+}
+
+test('whitespace, whole lines: the same lines twice are ambiguous, with both spans', () => {
+  const text = 'a  = 1;\n\tb = 2;\nmid();\na = 1;\n  b =  2;\n';
+  assert.deepEqual(whitespaceStep(text, 'a = 1;\n  b = 2;', 'x'), { kind: 'ambiguous', spans: [{ startLine: 1, endLine: 2 }, { startLine: 4, endLine: 5 }] });
 });
 
 test('relative indentation: a block quoted at another depth is found and the replacement re-indented', () => {
@@ -134,6 +184,23 @@ test('fuzzy: a region of the same shape but other code is not the quoted one, ho
   // one line: close to a line, or nothing
   assert.equal(fuzzyStep('const answer = computeTotal(items);\n', 'const answer = computeTotals(items);', 'y').kind, 'placed');
   assert.equal(fuzzyStep('const answer = computeTotal(items);\n', 'let result = sumAll(list, 0);', 'y').kind, 'none');
+});
+
+test('refusals kept: a function that exists nowhere is no match (not ambiguous), however alike in shape its neighbours are', () => {
+  const text = 'function alpha(a) {\n  return a + 1;\n}\n\nfunction beta(b) {\n  return b + 2;\n}\n';
+  for (const search of ['function gamma(c) {\n  return c + 3;\n}\n', 'function missing(value) {\n  return value * 2;\n}']) {
+    const o = placeBlock(text, { search, replace: 'x\n' }, AIDER_MATCHERS);
+    assert.equal(!o.ok && o.failure, 'no_match', JSON.stringify(o));
+  }
+  // a block equally close to two places stays ambiguous
+  const two = 'function alpha(a) {\n  return a + 1;\n}\n\nfunction alpha(a) {\n  return a + 1;\n}\n';
+  const amb = placeBlock(two, { search: 'function alpha(a) {\n  return a + 2;\n}\n', replace: 'x\n' }, AIDER_MATCHERS);
+  assert.equal(!amb.ok && amb.failure, 'ambiguous', JSON.stringify(amb));
+  // a block quoted without its indentation is re-indented, never placed unindented
+  const nested = 'function f() {\n    first();\n    second();\n}\n';
+  const { out, method } = apply(nested, 'first();\nsecond();\n', 'one();\ntwo();\n');
+  assert.equal(method, 'relative-indentation');
+  assert.equal(out, 'function f() {\n    one();\n    two();\n}\n');
 });
 
 test('cascade: an empty search appends (adding the missing final newline); empty and empty is refused', () => {

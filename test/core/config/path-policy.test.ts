@@ -83,3 +83,16 @@ test('lock files are refused below the root and beside an allowed file; a root w
   assert.equal(decide('/home/.x.hashline.lock/proj/a.txt', oddRoot, 'write').kind, 'allowed');
   assert.equal(decide('/home/.x.hashline.lock/proj/.a.txt.hashline.lock', oddRoot, 'write').kind, 'denied');
 });
+
+test('a sealed tree (the state directory) is refused with everything under it, in any root, for both scopes', () => {
+  const c: PathPolicyConfig = { root: '/p', roots: ['/home/u'], allow: ['/home/u/.local/state/hashline/x'], block: [], sealTree: ['/home/u/.local/state/hashline'] };
+  for (const abs of ['/home/u/.local/state/hashline', '/home/u/.local/state/hashline/history-1.sqlite', '/home/u/.local/state/hashline/x']) {
+    for (const scope of ['read', 'write'] as const) {
+      const v = decide(abs, c, scope);
+      assert.equal(v.kind, 'denied', `${abs} ${scope}`);
+      assert.match(v.kind === 'denied' ? v.reason : '', /state directory/);
+    }
+  }
+  assert.equal(decide('/home/u/.local/state/hashline2', c, 'read').kind, 'allowed');
+  assert.equal(decide('/home/u/.local/state', c, 'write').kind, 'allowed');
+});

@@ -65,10 +65,10 @@ test('apply: block ops expand through the resolver, against the text they are gi
 });
 
 const RANGE_ERRORS: Array<[string, string, string, string]> = [
-  ['replace past the end', 'replace 6:\n+x', 'edit_out_of_range', msg.lineDoesNotExist(6, 5)],
+  ['replace past the end', 'replace 7:\n+x', 'edit_out_of_range', msg.lineDoesNotExist(7, 5)],
   ['range end past the end', 'replace 4..9:\n+x', 'edit_out_of_range', msg.lineDoesNotExist(9, 5)],
   ['delete past the end', 'delete 7', 'edit_out_of_range', msg.lineDoesNotExist(7, 5)],
-  ['insert after past the end', 'insert after 6:\n+x', 'edit_out_of_range', msg.lineDoesNotExist(6, 5)],
+  ['insert after past the end', 'insert after 7:\n+x', 'edit_out_of_range', msg.lineDoesNotExist(7, 5)],
   ['block past the end', 'delete block 8', 'edit_out_of_range', msg.lineDoesNotExist(8, 5)],
   ['overlapping ranges', 'replace 1..3:\n+a\ndelete 3..4', 'edit_overlap', `line 3: ${msg.anchorConflict(3, 1)}`],
   ['same line twice', 'delete 2\nreplace 2:\n+x', 'edit_overlap', `line 2: ${msg.anchorConflict(2, 1)}`],
@@ -90,8 +90,32 @@ for (const [name, ops, code, message] of RANGE_ERRORS) {
 
 test('plan: the spec wording of an out-of-range anchor', () => {
   assert.equal(msg.lineDoesNotExist(12, 10), 'Line 12 does not exist (file has 10 lines)');
-  assert.throws(() => edit('', 'insert after 1:\n+x'), { message: 'Line 1 does not exist (file has 0 lines)' });
+  assert.throws(() => edit('', 'insert after 2:\n+x'), { message: 'Line 2 does not exist (file has 0 lines)' });
   assert.equal(edit('', 'insert head:\n+x'), 'x\n');
+});
+
+// A whole read shows an empty line after a final newline (`6| ` here, `1| ` for an empty file): it can
+// be addressed. Deleting it changes nothing; replacing it or inserting next to it appends.
+const PHANTOM: Array<[string, string, string, string]> = [
+  ['delete the phantom line', FILE, 'delete 6', FILE],
+  ['delete a range ending on it', FILE, 'delete 5..6', 'l1\nl2\nl3\nl4\n'],
+  ['replace a range ending on it', FILE, 'replace 5..6:\n+x', 'l1\nl2\nl3\nl4\nx\n'],
+  ['replace the phantom line', FILE, 'replace 6:\n+x', FILE + 'x\n'],
+  ['insert before it', FILE, 'insert before 6:\n+x', FILE + 'x\n'],
+  ['insert after it', FILE, 'insert after 6:\n+x', FILE + 'x\n'],
+  ['delete line 1 of an empty file', '', 'delete 1', ''],
+  ['insert after line 1 of an empty file', '', 'insert after 1:\n+x', 'x\n'],
+  ['delete 3 on one\\ntwo\\n', 'one\ntwo\n', 'delete 3', 'one\ntwo\n'],
+];
+
+for (const [name, text, ops, expected] of PHANTOM) {
+  test(`phantom last line: ${name}`, () => assert.equal(edit(text, ops), expected));
+}
+
+test('phantom last line: absent without a final newline, and one line past it is still out of range', () => {
+  assert.throws(() => edit('one\ntwo', 'delete 3'), { message: msg.lineDoesNotExist(3, 2) });
+  assert.throws(() => edit('one\ntwo\n', 'delete 4'), { message: msg.lineDoesNotExist(4, 2) });
+  assert.throws(() => edit('one\ntwo\n', 'delete 3..4'), { message: msg.lineDoesNotExist(4, 2) });
 });
 
 function editBytes(bytes: Uint8Array, ops: string): Uint8Array {

@@ -35,7 +35,7 @@ test('wire strings', () => {
       'cannot read directory `src` without a `symbol` filter. When `path` is a directory, a `symbol` (e.g., a function or struct name) must be provided so the tool searches for matching definitions across all supported source files in that tree. To read entire files, list each file path explicitly in the `targets` array with no `line` or `symbol` fields.',
     ],
     [msg.outputCapped(4194304, 10, 20), '[Output stopped at the 4194304-byte reply limit; continue with line_range "10-20"]'],
-    [msg.lineCapped(3, 100), '[Line 3 was cut after 100 characters at the reply limit; it is too long to show whole]'],
+    [msg.lineCapped(3, 100), '[Line 3 was cut after 100 characters at the reply limit; it is too long to show whole. file_read reads it in parts: lines [2, 3], then byteOffset as its note says]'],
     [msg.replyBudgetExhausted('a.txt'), 'not read: the reply already holds the most text one call returns; read `a.txt` in a separate call'],
   ];
   for (const [got, want] of table) assert.equal(got, want);

@@ -26,9 +26,12 @@ test('smart case', () => {
     ['Éclair', false, true],
   ];
   for (const [pattern, regex, sensitive] of cases) assert.equal(hasUpperCase(pattern, regex), sensitive, pattern);
-  assert.equal(compileSearchPattern({ pattern: 'foo', regex: false }).re.flags.includes('i'), true);
-  assert.equal(compileSearchPattern({ pattern: 'foo', regex: false, caseSensitive: true }).re.flags.includes('i'), false);
-  assert.equal(compileSearchPattern({ pattern: 'Foo', regex: false, caseSensitive: false }).re.flags.includes('i'), true);
+  for (const regex of [false, true]) {
+    assert.equal(compileSearchPattern({ pattern: 'foo', regex }).re.test('FOO'), true);
+    assert.equal(compileSearchPattern({ pattern: 'foo', regex, caseSensitive: true }).re.test('FOO'), false);
+    assert.equal(compileSearchPattern({ pattern: 'Foo', regex, caseSensitive: false }).re.test('FOO'), true);
+    assert.equal(compileSearchPattern({ pattern: 'Foo', regex }).re.test('foo'), false);
+  }
 });
 
 test('a bad regex is invalid_arguments with the position and reason', () => {
@@ -55,5 +58,23 @@ test('a bad regex is invalid_arguments with the position and reason', () => {
   }
   assert.throws(() => compileSearchPattern({ pattern: '', regex: false }), (e: unknown) => e instanceof HashlineError && e.code === 'invalid_arguments');
   // valid patterns of the non-unicode syntax compile
-  for (const ok of ['\\-', '\\/', 'a{', '(?<n>x)\\k<n>', '^foo$']) assert.doesNotThrow(() => compileSearchPattern({ pattern: ok, regex: true }), ok);
+  for (const ok of ['\\-', '\\/', 'a{', '(?<n>x)', '^foo$']) assert.doesNotThrow(() => compileSearchPattern({ pattern: ok, regex: true }), ok);
+});
+
+test('what cannot run in linear time is pattern_unsupported, with its position', () => {
+  const cases: Array<[string, number]> = [
+    ['(?<n>x)\\k<n>', 7],
+    ['(a)\\1', 3],
+    ['foo(?=bar)', 3],
+    ['x(?!y)', 1],
+    ['(?<=a)b', 0],
+    ['(?<!a)b', 0],
+  ];
+  for (const [pattern, position] of cases) {
+    assert.throws(
+      () => compileSearchPattern({ pattern, regex: true }),
+      (e: unknown) => e instanceof HashlineError && e.code === 'pattern_unsupported' && e.details?.position === position && /linear time/.test(e.message),
+      pattern,
+    );
+  }
 });

@@ -86,7 +86,7 @@ test('the diff shows the changed lines; Restore puts the file back on disk', { s
   // the version read before the edit (the row whose change is "seen")
   const seen = page.locator('#timeline > li', { hasText: 'seen' }).first();
   await seen.locator('.restore-btn').click();
-  await page.waitForFunction(() => document.getElementById('live')?.textContent?.startsWith('restored notes.txt'));
+  await page.waitForFunction(() => document.getElementById('file-status')?.textContent?.startsWith('Restored notes.txt'));
   assert.equal(await fsp.readFile(file, 'utf8'), ORIGINAL);
   // the timeline follows: the rollback is logged by the console
   await page.waitForSelector('#timeline > li:first-child:has-text("console")');

@@ -1,7 +1,8 @@
 // The console's login over real HTTP: the form at /, a wrong token refused (401, the form again), a
 // right one answered with an HttpOnly, SameSite=Strict session cookie that carries a random id (not
 // the token), the session opening the JSON endpoints but never the bearer-token API, logout ending
-// it, failed logins rate-limited, a login from a foreign origin refused, and a daemon without a
+// it, failed logins rate-limited per address (a burst sent at once included, and never holding
+// another address), a login from a foreign origin refused, and a daemon without a
 // token serving an open console that still hands out a CSRF-bearing session.
 
 import assert from 'node:assert/strict';
@@ -102,6 +103,63 @@ test('failed logins are rate-limited per address: after 5, even the right token 
     assert.match(limited.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
     assert.match(await limited.text(), /too many failed logins/);
     assert.deepEqual(limited.headers.getSetCookie(), []);
+  } finally {
+    await d.close();
+  }
+});
+
+/**
+ * A login form posted from the local address `from` (127.0.0.0/8 is all loopback on Linux); with
+ * `hold`, the body is sent only once `hold` resolves (the headers go at once).
+ */
+function loginFrom(d: Daemon, from: string, token: string, hold?: Promise<void>): Promise<{ status: number; cookies: string[] }> {
+  const u = new URL(d.url);
+  const body = new URLSearchParams({ token }).toString();
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: u.hostname,
+        port: u.port,
+        localAddress: from,
+        method: 'POST',
+        path: '/console/login',
+        agent: false,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: d.url, 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, cookies: (res.headers['set-cookie'] as string[] | undefined) ?? [] }));
+      },
+    );
+    req.on('error', reject);
+    if (hold === undefined) req.end(body);
+    else {
+      req.flushHeaders();
+      void hold.then(() => req.end(body));
+    }
+  });
+}
+
+test('50 wrong logins sent at once: 5 are checked, 45 refused; another address still logs in', async () => {
+  const d = await startDaemon({ token: TOKEN });
+  try {
+    // every request is in the server, its token not yet read, before any body is sent
+    let release!: () => void;
+    const hold = new Promise<void>((r) => (release = r));
+    const sent = Array.from({ length: 50 }, (_, i) => loginFrom(d, '127.0.0.1', `wrong-${i}`, hold));
+    for (let t0 = Date.now(); d.requests() < 50 && Date.now() - t0 < 10_000; ) await new Promise((r) => setTimeout(r, 10));
+    release();
+    const burst = await Promise.all(sent);
+    const statuses = burst.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 401).length, 5, statuses.join(','));
+    assert.equal(statuses.filter((s) => s === 429).length, 45, statuses.join(','));
+    // the burst's address waits, the right token included; another address is not held by it
+    assert.equal((await loginFrom(d, '127.0.0.1', TOKEN)).status, 429);
+    const other = await loginFrom(d, '127.0.0.2', TOKEN);
+    assert.equal(other.status, 303);
+    assert.equal(other.cookies.length, 1);
+    // and a right token gives its attempt back: logging in again and again is not limited
+    for (let i = 0; i < 8; i++) assert.equal((await loginFrom(d, '127.0.0.3', TOKEN)).status, 303);
   } finally {
     await d.close();
   }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cookieName, readCookie, sessionCookie } from '../../../src/http/console/auth/cookie.js';
 import { csrfMatches, fromOwnOrigin } from '../../../src/http/console/auth/csrf.js';
-import { LoginLimiter } from '../../../src/http/console/auth/login-limiter.js';
+import { clientKey, LoginLimiter } from '../../../src/http/console/auth/login-limiter.js';
 import { historyKeyOf } from '../../../src/http/console/path-filter.js';
 import { SessionStore } from '../../../src/http/console/auth/session-store.js';
 import { PathGuard } from '../../../src/io/guard/path-guard.js';
@@ -40,20 +40,37 @@ test('sessions end when idle too long or too old; the oldest goes past the cap',
   assert.equal(store.get(d.id), undefined);
 });
 
-test('failed logins: 5 per address per window, then a wait until the oldest failure leaves it', () => {
+test('logins: 5 attempts per address per window, counted before the check; a right token gives its attempt back', () => {
   let now = 0;
-  const limiter = new LoginLimiter({ perAddress: 5, overall: 8, windowMs: 60_000 }, () => now);
+  const limiter = new LoginLimiter({ perAddress: 5, windowMs: 60_000 }, () => now);
   for (let i = 0; i < 5; i++) {
-    assert.equal(limiter.retryAfter('a'), 0);
-    limiter.fail('a');
+    assert.equal(limiter.take('10.0.0.1'), 0);
     now += 1000;
   }
-  assert.equal(limiter.retryAfter('a'), 55);
-  assert.equal(limiter.retryAfter('b'), 0, 'another address is not held');
-  for (let i = 0; i < 3; i++) limiter.fail('b');
-  assert.ok(limiter.retryAfter('c') > 0, 'the overall cap holds every address');
+  assert.equal(limiter.take('10.0.0.1'), 55);
+  assert.equal(limiter.take('::ffff:10.0.0.1'), 55, 'an IPv4-mapped address is the same client');
+  for (let i = 0; i < 50; i++) limiter.take('10.0.0.2');
+  assert.equal(limiter.take('10.0.0.3'), 0, 'no address is held by another one');
+  // a success refunds: logging in repeatedly does not use up the allowance
+  for (let i = 0; i < 10; i++) {
+    assert.equal(limiter.take('10.0.0.4'), 0);
+    limiter.refund('10.0.0.4');
+  }
   now += 60_000;
-  assert.equal(limiter.retryAfter('a'), 0);
+  assert.equal(limiter.take('10.0.0.1'), 0);
+});
+
+test('an IPv6 client is counted by its /64', () => {
+  assert.equal(clientKey('2001:db8:1:2:aaaa::1'), '2001:db8:1:2::/64');
+  assert.equal(clientKey('2001:0db8:0001:0002:ffff:1:2:3'), '2001:db8:1:2::/64');
+  assert.equal(clientKey('::1'), '0:0:0:0::/64');
+  assert.equal(clientKey('fe80::1%eth0'), 'fe80:0:0:0::/64');
+  assert.equal(clientKey('127.0.0.1'), '127.0.0.1');
+  const limiter = new LoginLimiter({ perAddress: 2, windowMs: 60_000 }, () => 0);
+  limiter.take('2001:db8:1:2::a');
+  limiter.take('2001:db8:1:2::b');
+  assert.ok(limiter.take('2001:db8:1:2::c') > 0, 'another address of the same /64 waits');
+  assert.equal(limiter.take('2001:db8:1:3::a'), 0);
 });
 
 test('own origin: Origin, else Referer, must name this Host and port; Sec-Fetch-Site must be same-origin', () => {

@@ -4,7 +4,7 @@
 // was checked once before its pre-scan knew the total; a full disk printed the reserve as
 // 9007199254740991. Now a write is refused up front from Content-Length or the tar pre-scan,
 // re-checked while it streams, and every 507 prints the real reserve. Skipped, with a notice,
-// where a tmpfs cannot be mounted (not root, or no mount permission in a container).
+// where a tmpfs cannot be mounted (not root, or no mount permission in a container); under CI a failure.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -14,9 +14,10 @@ import path from 'node:path';
 import { after, before, beforeEach, describe, test, type TestContext } from 'node:test';
 import { mergeConfig } from '../../../src/core/config/config.js';
 import { createHttpServer } from '../../../src/http/server.js';
-import { TEMP_MARKER } from '../../../src/io/atomic-write.js';
+import { TEMP_MARKER } from '../../../src/core/own-names.js';
 import { createEngine } from '../../../src/tools/engine.js';
 import { ALL_TOOLS } from '../../../src/tools/registry.js';
+import { skipOrFail } from '../../helpers/needs.js';
 import { q } from '../harness.js';
 import { header, rawTar } from '../tar/raw-tar.js';
 
@@ -44,8 +45,7 @@ if (skipReason === undefined) mounted = mnt;
 
 function skipIfUnmounted(t: TestContext): boolean {
   if (mounted !== undefined) return false;
-  t.diagnostic(skipReason ?? 'no tmpfs');
-  t.skip(skipReason);
+  skipOrFail(t, skipReason ?? 'no tmpfs');
   return true;
 }
 

@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { TEMP_MARKER } from '../../../src/io/atomic-write.js';
+import { TEMP_MARKER } from '../../../src/core/own-names.js';
 import { type Daemon, q, startDaemon } from '../harness.js';
 
 const CLIENT_DEADLINE_MS = 8000;

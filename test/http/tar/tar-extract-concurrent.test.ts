@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { mergeConfig } from '../../../src/core/config/config.js';
 import { isLockName } from '../../../src/core/lock-names.js';
-import { TEMP_MARKER } from '../../../src/io/atomic-write.js';
+import { TEMP_MARKER } from '../../../src/core/own-names.js';
 import { resolveLimits } from '../../../src/http/limits.js';
 import { extractTarFromRequest } from '../../../src/http/tar/tar-extract.js';
 import { createEngine } from '../../../src/tools/engine.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
-import { TEMP_MARKER } from '../../../src/io/atomic-write.js';
+import { TEMP_MARKER } from '../../../src/core/own-names.js';
 import { writeAtomicBatch } from '../../../src/io/batch/atomic-batch.js';
 import { readVerifiedBytes } from '../../../src/io/read/read-batch.js';
 import { engineFor } from '../../helpers/engine.js';

@@ -43,12 +43,25 @@ test('in-process: holders of one path never overlap; different paths run concurr
   assert.deepEqual(await fsp.readdir(d), [], 'every lock file is gone once released');
 });
 
-test('batches taking overlapping sets in different orders do not deadlock', async () => {
+test('batches taking overlapping sets in different orders do not deadlock', { timeout: 30_000 }, async () => {
   const d = dir('hl-locks-');
   const locks = new LockManager({ root: d });
-  const tick = () => new Promise((r) => setTimeout(r, 2));
   const [p1, p2, p3] = [`${d}/1`, `${d}/2`, `${d}/3`];
-  await Promise.all(Array.from({ length: 20 }, (_, i) => locks.withLocks(i % 2 ? [p1, p2, p3, p1] : [p3, p2, p1], tick)));
+  // every batch holds all three paths, so no two may ever be inside at once
+  let inside = 0;
+  let maxInside = 0;
+  let done = 0;
+  const batch = async () => {
+    inside++;
+    maxInside = Math.max(maxInside, inside);
+    await new Promise((r) => setTimeout(r, 2));
+    inside--;
+    done++;
+  };
+  await Promise.all(Array.from({ length: 20 }, (_, i) => locks.withLocks(i % 2 ? [p1, p2, p3, p1] : [p3, p2, p1], batch)));
+  assert.equal(done, 20, 'every batch ran');
+  assert.equal(maxInside, 1, 'two batches holding the same paths overlapped');
+  assert.deepEqual(await fsp.readdir(d), [], 'every lock file is gone once released');
 });
 
 test('the lock is a file beside the file, readable by every user, naming its owner', async () => {

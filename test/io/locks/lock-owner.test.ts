@@ -10,6 +10,7 @@ import type { HashlineError } from '../../../src/core/errors/errors.js';
 import { LockManager } from '../../../src/io/locks/file-lock.js';
 import { ownerState, ownerText, parseOwner, selfIdentity } from '../../../src/io/locks/lock-owner.js';
 import { asNobody } from '../../helpers/as-nobody.js';
+import { skipOrFail } from '../../helpers/needs.js';
 import { holdInChild, lockOf, procStart, recordOf, tempDir } from '../../helpers/locks.js';
 
 const dirs: string[] = [];
@@ -55,16 +56,13 @@ test('a zombie owner (exited, not yet reaped) is dead', async (t) => {
   const sh = spawn('sh', ['-c', 'sleep 0 & exec sleep 5'], { stdio: 'ignore' });
   try {
     let zombie: number | undefined;
-    for (let i = 0; i < 100 && zombie === undefined; i++) {
+    for (let i = 0; i < 250 && zombie === undefined; i++) {
       await new Promise((r) => setTimeout(r, 20));
       const out = spawnSync('ps', ['-o', 'pid=,stat=', '--ppid', String(sh.pid)], { encoding: 'utf8' }).stdout ?? '';
       const z = out.split('\n').map((l) => l.trim().split(/\s+/)).find((f) => f[1]?.startsWith('Z'));
       if (z) zombie = Number(z[0]);
     }
-    if (zombie === undefined) {
-      t.skip('no zombie seen (no `ps`, or it was reaped)');
-      return;
-    }
+    if (zombie === undefined) return skipOrFail(t, 'no zombie seen in 5 s (no `ps`, or it was reaped)');
     assert.equal(ownerState(parseOwner(recordOf(zombie, procStart(zombie), 'z'))!), 'dead');
   } finally {
     sh.kill('SIGKILL');
@@ -73,17 +71,13 @@ test('a zombie owner (exited, not yet reaped) is dead', async (t) => {
 
 test('processes of different users exclude each other on the same file (root and nobody)', async (t) => {
   const nobody = asNobody();
-  if ('why' in nobody) {
-    t.skip(nobody.why);
-    return;
-  }
-  const { prefix } = nobody;
+  if ('why' in nobody) return skipOrFail(t, nobody.why);
   const d = dir('hl-lock-users-');
   chmodSync(d, 0o777); // both users may create and remove lock files here
   const target = path.join(d, 'shared.txt');
   const locks = new LockManager({ root: d });
   // nobody holds: root waits and times out
-  const other = holdInChild(target, `{ root: ${JSON.stringify(d)} }`, prefix);
+  const other = holdInChild(target, `{ root: ${JSON.stringify(d)} }`, nobody);
   await other.held;
   assert.equal((await fsp.stat(lockOf(target))).uid, 65534);
   await assert.rejects(locks.withLocks([target], async () => undefined, { timeoutMs: 200 }), (e: HashlineError) => e.code === 'lock_timeout');
@@ -93,7 +87,7 @@ test('processes of different users exclude each other on the same file (root and
   let waiter: ReturnType<typeof holdInChild> | undefined;
   let heldEarly = false;
   await locks.withLocks([target], async () => {
-    waiter = holdInChild(target, `{ root: ${JSON.stringify(d)} }`, prefix);
+    waiter = holdInChild(target, `{ root: ${JSON.stringify(d)} }`, nobody);
     void waiter.held.then(() => (heldEarly = true), () => undefined);
     await waiter.ready;
     await new Promise((r) => setTimeout(r, 300));
@@ -103,7 +97,7 @@ test('processes of different users exclude each other on the same file (root and
   waiter!.release();
   assert.equal(await waiter!.exited, 0);
   // nobody killed while holding: root reclaims at once (its pid and start time are checkable)
-  const killed = holdInChild(target, `{ root: ${JSON.stringify(d)} }`, prefix);
+  const killed = holdInChild(target, `{ root: ${JSON.stringify(d)} }`, nobody);
   await killed.held;
   killed.child.kill('SIGKILL');
   await killed.exited;
@@ -119,15 +113,12 @@ function inNewPidNamespace(): string[] | null {
 
 test('an owner in another pid namespace (a container sharing the tree) keeps its lock while it beats, loses it once dead', async (t) => {
   const prefix = inNewPidNamespace();
-  if (prefix === null) {
-    t.skip('needs unshare --pid (root or user namespaces)');
-    return;
-  }
+  if (prefix === null) return skipOrFail(t, 'needs unshare --pid (root or user namespaces)');
   const d = dir('hl-lock-ns-');
   const target = path.join(d, 'ns.txt');
   const lease = 500;
   const locks = new LockManager({ root: d, leaseMs: lease });
-  const holder = holdInChild(target, `{ root: ${JSON.stringify(d)}, heartbeatMs: 50 }`, prefix);
+  const holder = holdInChild(target, `{ root: ${JSON.stringify(d)}, heartbeatMs: 50 }`, { prefix });
   await holder.held;
   const rec = parseOwner(await fsp.readFile(lockOf(target), 'utf8'))!;
   assert.notEqual(rec.pidns, selfIdentity().pidns, 'the holder runs in another pid namespace');

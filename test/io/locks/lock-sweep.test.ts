@@ -11,7 +11,7 @@ import { readLock, snapshotId } from '../../../src/io/locks/lock-file.js';
 import { engineFor } from '../../helpers/engine.js';
 import { deadPid, lockOf, LOCK_MODULE, procStart, recordOf, tempDir } from '../../helpers/locks.js';
 
-const ATOMIC_MODULE = path.resolve(path.dirname(LOCK_MODULE), 'atomic-write.ts');
+const ATOMIC_MODULE = path.resolve(path.dirname(LOCK_MODULE), '../atomic-write.ts');
 
 const dirs: string[] = [];
 after(async () => {

@@ -26,7 +26,7 @@ test('each candidate is parsed once for the whole batch; files not naming a targ
   // user.ts names all three targets; the three targets themselves are being deleted; f0..f19 name none
   assert.equal(report.parsed, 1);
   for (const [i, r] of reals.entries()) {
-    assert.deepEqual(report.targets.get(r), { importers: [{ filePath: 'user.ts', line: i + 1 }], unprovable: [] });
+    assert.deepEqual(report.targets.get(r), { importers: [{ filePath: 'user.ts', line: i + 1 }], unprovable: [], readBlocked: 0 });
   }
   // a later batch reuses the imports of the unchanged file; a changed file is parsed again
   const again = await scanReferences(engine.guard, reals, { deleting: new Set(reals) });
@@ -59,6 +59,6 @@ test('a candidate larger than the warm cache takes is read and scanned too', asy
   const { sb, engine } = await setup({ 'util.ts': 'export const u = 1;\n', 'bundle.ts': big });
   const t = path.join(sb.root, 'util.ts');
   const report = await scanReferences(engine.guard, [t], { deleting: new Set([t]) });
-  assert.deepEqual(report.targets.get(t), { importers: [{ filePath: 'bundle.ts', line: 1 }], unprovable: [] });
+  assert.deepEqual(report.targets.get(t), { importers: [{ filePath: 'bundle.ts', line: 1 }], unprovable: [], readBlocked: 0 });
   assert.equal(report.parsed, 1);
 });

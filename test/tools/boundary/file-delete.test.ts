@@ -2,7 +2,8 @@
 // line), comments and strings do not, forced deletes name what they overrode, a batch may delete a
 // file with its only importer, scans that cannot be proven (a language without a scanner, a
 // grammar not installed) and AST reads excluded by configuration, the read policy (an importer the
-// agent may not read is never read), denied paths, hashes, empty parents and fs_rollback.
+// agent may not read is never read, and leaves the scan no proof), denied paths, hashes, empty
+// parents and fs_rollback.
 
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
@@ -41,7 +42,7 @@ const TREE: Record<string, string> = {
   'pair/only.ts': "export { l } from './lib';\n",
   'java/A.java': 'class A {}\n',
   'shared/x.ts': 'export const x = 1;\n',
-  'secret/uses.ts': "import { x } from '../shared/x';\n",
+  'secret/readme.txt': 'no source here until the read-policy test\n',
   'locked/y.txt': 'y\n',
   'nested/deeper/note.txt': 'note\n',
   'notes.txt': 'notes\n',
@@ -135,10 +136,16 @@ test('a language without an import scanner cannot be proven unreferenced: refuse
   assert.deepEqual(data.files[0]!.forcedImporters, []);
 });
 
-test('the read policy holds: an importer the agent may not read is skipped by the scan and never named; blocked paths stay', async () => {
-  const data = await ok<Deleted>(mcp, 'file_delete', { files: entry('shared/x.ts') });
+test('the read policy holds: an importer the agent may not read is never read or named, and leaves the scan no proof; blocked paths stay', async () => {
+  // a read-blocked TypeScript file could import shared/x.ts: the scan may not read it
+  await fsp.writeFile(at('secret/uses.ts'), "import { x } from '../shared/x';\n");
+  const unproven = await fails(mcp, 'file_delete', { files: entry('shared/x.ts') });
+  assert.equal(unproven.code, 'reference_verification_failed');
+  assert.doesNotMatch(JSON.stringify(unproven), /secret/);
+  const data = await ok<Deleted>(mcp, 'file_delete', { files: entry('shared/x.ts', { forceReferences: true }) });
   assert.doesNotMatch(JSON.stringify(data), /secret/);
-  assert.equal(await fsp.readFile(at('secret/uses.ts'), 'utf8'), TREE['secret/uses.ts']);
+  assert.equal(data.files[0]!.referenceVerificationBypassed, true);
+  assert.equal(await fsp.readFile(at('secret/uses.ts'), 'utf8'), "import { x } from '../shared/x';\n");
   const denied = await fails(mcp, 'file_delete', { files: entry('locked/y.txt', { forceReferences: true }) });
   assert.equal(denied.code, 'path_denied');
   const outside = await fails(mcp, 'file_delete', { files: { '../outside/secret.txt': { expectedSha256: sha256('TOP SECRET\n'), forceReferences: true } } });

@@ -17,6 +17,7 @@ import { filePatchToolWith } from '../../../src/tools/boundary/file-patch.js';
 import { fails, ok, sha256 } from '../../helpers/boundary.js';
 import { engineFor } from '../../helpers/engine.js';
 import { connectMcp, type McpSession } from '../../helpers/mcp-client.js';
+import { skipOrFail } from '../../helpers/needs.js';
 import { makeSandbox, snapshotTree } from '../../helpers/tmp-tree.js';
 
 const N = 50;
@@ -67,8 +68,7 @@ test('a 50-file batch whose 50th write fails restores all 49 written before it',
   const locked = path.join(sb.root, 'z/last.txt');
   if (!immutable(locked, true)) {
     await sb.cleanup();
-    t.skip('chattr +i is not available here (needs root and a file system that supports it)');
-    return;
+    return skipOrFail(t, 'chattr +i is not available here (needs root and a file system that supports it)');
   }
   let mcp: McpSession | undefined;
   try {

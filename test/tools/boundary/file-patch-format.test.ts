@@ -139,3 +139,22 @@ test('a file no formatter matches is written as patched; formatting is off unles
     await s2.cleanup();
   }
 });
+
+test('file_write formats by the same rule: a new nested file lands formatted, a failing formatter writes nothing (no parents left)', async () => {
+  const w = await ok<{ files: Array<{ filePath: string; sha256: string; size: number; formatter?: string }> }>(mcp, 'file_write', {
+    files: { 'src/deep/new.txt': { content: 'const x = 1;   \n\n\n\n' }, 'docs/deep/note.md': { content: '# Note   \n\n\n\nbody' }, 'raw.log': { content: 'as is   \n' } },
+  });
+  assert.equal(await read('src/deep/new.txt'), 'const x = 1;\n');
+  assert.equal(await read('docs/deep/note.md'), '# Note\n\nbody\n');
+  assert.equal(await read('raw.log'), 'as is   \n', 'no formatter matches: written as given');
+  assert.deepEqual(w.files.map((f) => f.formatter), ['tidy', 'tidy-in-place', undefined]);
+  assert.equal(w.files[0]!.sha256, sha256('const x = 1;\n'), 'the result describes the bytes written');
+  assert.equal(w.files[0]!.size, Buffer.byteLength('const x = 1;\n'));
+  const staged = (await fsp.readFile(log, 'utf8')).trim().split('\n');
+  assert.ok(!staged.some((s) => s.startsWith(sb.root)), 'in_place mode staged a copy outside the tree');
+  const snap = await snapshotTree(sb.root);
+  const e = await fails(mcp, 'file_write', { files: { 'fresh/one.txt': { content: 'a\n' }, 'bad/deeper/two.txt': { content: 'b\n' } } });
+  assert.equal(e.code, 'format_failed');
+  assert.equal(e.details?.filePath, 'bad/deeper/two.txt');
+  assert.deepEqual(await snapshotTree(sb.root), snap, 'nothing written, no parent created');
+});

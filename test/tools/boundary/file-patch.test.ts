@@ -124,6 +124,7 @@ test('ast: one rule, one node; the match count and cardinality are enforced with
   const pat = await fails(mcp, 'file_patch', { files: { 'math.ts': { patchStrategy: 'ast', expectedSha256: await hashOf('math.ts'), astRules: [{ pattern: 'function (((', fix: 'x' }] } } });
   assert.equal(pat.code, 'pattern_error');
   assert.equal(pat.details?.filePath, 'math.ts');
+  assert.equal(pat.retryable, false, 'the same pattern never parses');
 });
 
 test('a strategy is required, must fit its operations, and must be available for the file (no fallback)', async () => {
@@ -153,6 +154,45 @@ test('the candidate must not parse worse: a broken JSON document or TS file is r
   assert.equal(ts.details?.filePath, 'math.ts');
   assert.equal(typeof ts.details?.line, 'number');
   assert.match(await read('conf.json'), /"port": 8080\n/);
+});
+
+test('the candidate check is not retryable and suggests a read, not the same patch again', async () => {
+  const ts = await fails(mcp, 'file_patch', await aider('math.ts', [{ search: 'export function sub(', replace: 'export function sub((' }]));
+  assert.equal(ts.code, 'candidate_parse_error');
+  assert.equal(ts.retryable, false);
+  assert.equal(ts.suggestedNextCall, 'file_read');
+});
+
+test('sql: a .sql file is judged by its sql policy alone, never by the generic candidate check', async () => {
+  const s4 = await makeSandbox({ 'q.sql': 'SELECT 1;\n' });
+  const m4 = await connectMcp(['--root', s4.root]);
+  const q = () => fsp.readFile(path.join(s4.root, 'q.sql'), 'utf8');
+  const patch = async (replace: string, sql?: Record<string, unknown>) => ({
+    files: { 'q.sql': { patchStrategy: 'aider_block', expectedSha256: sha256(await q()), aiderBlocks: [{ search: (await q()).replace(/\n$/, ''), replace }], ...(sql ? { sql } : {}) } },
+  });
+  type R = { files: Array<{ sql?: { policy: string; status: string } }> };
+  try {
+    // MySQL (not PostgreSQL): patchable under skip and advisory; advisory reports it as invalid
+    const mysql = 'SELECT `col` FROM t LIMIT 1, 2;';
+    await ok(m4, 'file_patch', await patch(mysql, { policy: 'skip' }));
+    assert.equal(await q(), mysql + '\n');
+    const adv = await ok<R>(m4, 'file_patch', await patch(mysql + ' ', { policy: 'advisory' }));
+    assert.ok(['invalid', 'unavailable'].includes(adv.files[0]!.sql?.status ?? ''), adv.files[0]!.sql?.status);
+    assert.equal(await q(), mysql + ' \n');
+    // a procedural DO body: patchable under no selection, skip, advisory; under required it is valid PostgreSQL
+    const doBlock = "DO $$ BEGIN RAISE NOTICE 'x'; END $$;";
+    await ok(m4, 'file_patch', await patch(doBlock));
+    assert.equal(await q(), doBlock + '\n');
+    for (const policy of ['skip', 'advisory']) await ok(m4, 'file_patch', await patch(doBlock + ` -- ${policy}`, { policy }));
+    const req = await m4.client.callTool({ name: 'file_patch', arguments: await patch(doBlock, { policy: 'required' }) });
+    const env = req.structuredContent as { ok: boolean; data?: R; error?: { code: string } };
+    // the validator may be unavailable on a loaded machine (deadline); it never refuses valid SQL
+    if (!env.ok) assert.equal(env.error?.code, 'sql_validation_unavailable');
+    else assert.equal(env.data?.files[0]!.sql?.status, 'valid');
+  } finally {
+    await m4.close();
+    await s4.cleanup();
+  }
 });
 
 test('hashes: missing or stale is refused (retryable, file_hash next); the file is untouched', async () => {

@@ -21,6 +21,9 @@ type ReadEntry = {
   totalLines?: number;
   resolvedMode?: string;
   lines?: { requested: [number, number]; returned: [number, number] };
+  byteOffset?: number;
+  continueWith?: { start: number; end: number; byteOffset?: number };
+  note?: string;
   ast?: {
     selections?: Array<{ selector: string; found: boolean; value?: unknown; range?: { start: { line: number; column: number } }; missing?: string }>;
     symbols?: Array<{ name: string; found: boolean; kind?: string; lines?: [number, number]; content?: string; lossy?: boolean }>;
@@ -88,6 +91,60 @@ test('maxBytes cuts at the last whole line and says there is more', async () => 
   assert.deepEqual(r!.lines?.returned, [0, 3]);
 });
 
+test('long lines: maxBytes up to 1 MiB is honoured, a cut line is never reported as returned, and byteOffset reaches the rest', async () => {
+  // one line of 500 KB comes back whole
+  const line500 = 'a'.repeat(500_000);
+  await fsp.writeFile(path.join(sb.root, 'one500k.txt'), line500);
+  const [r500] = (await read([{ filePath: 'one500k.txt', lines: [0, 1] }])).files;
+  assert.equal(r500!.content!.length, 500_000);
+  assert.equal(r500!.truncated, false);
+  assert.deepEqual(r500!.lines?.returned, [0, 1]);
+  // a line of about 2.4 MB (1-, 2-, 3- and 4-byte characters) is read in parts, each cut at a character boundary
+  const long = 'aé€😀'.repeat(240_000) + '\nnext line\n';
+  await fsp.writeFile(path.join(sb.root, 'long.txt'), long);
+  let got = '';
+  let offset: number | undefined;
+  for (let calls = 0; ; calls++) {
+    assert.ok(calls < 4, 'three reads reach the end of the line');
+    const [r] = (await read([{ filePath: 'long.txt', lines: [0, 1], ...(offset === undefined ? {} : { byteOffset: offset }) }])).files;
+    assert.equal(r!.lossy, undefined);
+    got += r!.content!;
+    if (!r!.truncated) {
+      assert.deepEqual(r!.lines?.returned, [0, 1], 'the end of the line was reached: it counts as returned');
+      break;
+    }
+    assert.deepEqual(r!.lines?.returned, [0, 0], 'a cut line is not returned');
+    assert.ok(Buffer.byteLength(r!.content!) <= 1024 * 1024 && Buffer.byteLength(r!.content!) > 1024 * 1024 - 4, 'maxBytes defaults to 1 MiB');
+    assert.equal(r!.continueWith?.start, 0);
+    offset = r!.continueWith!.byteOffset!;
+    assert.equal(offset, (r!.byteOffset ?? 0) + Buffer.byteLength(r!.content!));
+    assert.equal(r!.note, `line 0 was cut after byte ${offset} of it (maxBytes or the reply limit); continue with lines [0, 1] and byteOffset ${offset}`);
+  }
+  assert.equal(got, long.split('\n')[0] + '\n');
+  // small maxBytes: whole lines first; a line alone is cut, and an offset inside a character moves on to the next one
+  const [whole, part, mid, past] = (
+    await read([
+      { filePath: 'long.txt', lines: [1, 3], maxBytes: 8 },
+      { filePath: 'long.txt', lines: [1, 3], byteOffset: 2, maxBytes: 4 },
+      { filePath: 'long.txt', lines: [0, 1], byteOffset: 2, maxBytes: 3 },
+      { filePath: 'long.txt', lines: [1, 3], byteOffset: 99 },
+    ])
+  ).files;
+  assert.equal(whole!.content, 'next lin');
+  assert.deepEqual([whole!.lines?.returned, whole!.continueWith], [[1, 1], { start: 1, end: 3, byteOffset: 8 }]);
+  assert.equal(part!.content, 'xt l');
+  assert.deepEqual(part!.continueWith, { start: 1, end: 3, byteOffset: 6 });
+  assert.equal(mid!.content, '€', 'offset 2 is inside é: the read starts at the next character');
+  assert.equal(mid!.byteOffset, 3);
+  assert.deepEqual(mid!.continueWith, { start: 0, end: 1, byteOffset: 6 });
+  assert.equal(past!.content, '');
+  assert.deepEqual(past!.lines?.returned, [1, 2], 'an offset past the line\'s end: the line was reached, nothing is left of it');
+  const bad = (await read([{ filePath: 'long.txt', byteOffset: 3 }, { filePath: 'long.txt', lines: [0, 1], byteOffset: -1 }])).files;
+  assert.equal(bad[0]!.error?.code, 'invalid_range');
+  assert.match(bad[0]!.error!.message, /byteOffset needs a window/);
+  assert.equal(bad[1]!.error?.code, 'invalid_range');
+});
+
 test('request errors use the family wording and stay in their own entry', async () => {
   const cases: Array<[Record<string, unknown>, string, RegExp]> = [
     [{ lines: [-1, 3] }, 'invalid_range', /^file_read line start must be a non-negative integer$/],
@@ -117,7 +174,8 @@ test('selectors: nested arrays, ~0/~1 escapes, `-`, JSONC, YAML anchors and docu
     ])
   ).files;
   const [json, jsonc, yaml, toml] = out.map((f) => f.ast!.selections!);
-  assert.deepEqual(json![0], { selector: '/a~1b/m~0n/1', found: true, value: 20, range: { start: { line: 2, column: 23 }, end: { line: 2, column: 25 } } });
+  // ranges are zero-based (line and column), the end exclusive, as text windows are
+  assert.deepEqual(json![0], { selector: '/a~1b/m~0n/1', found: true, value: 20, range: { start: { line: 1, column: 22 }, end: { line: 1, column: 24 } } });
   assert.equal(json![1]!.value, 'x');
   assert.deepEqual(json![2], { selector: '/list/-', found: false, missing: '/list/-' });
   assert.deepEqual(json![3], { selector: '/nope', found: false, missing: '/nope' });
@@ -125,11 +183,29 @@ test('selectors: nested arrays, ~0/~1 escapes, `-`, JSONC, YAML anchors and docu
   assert.equal(jsonc![0]!.value, true);
   assert.equal(yaml![0]!.value, 80);
   assert.equal(yaml![1]!.value, 'b');
-  assert.equal(yaml![1]!.range?.start.line, 4);
+  assert.equal(yaml![1]!.range?.start.line, 3);
   assert.equal(toml![0]!.value, 'two');
   assert.deepEqual(toml![1]!.value, { name: 'x' });
+  assert.deepEqual(toml![0]!.range, { start: { line: 5, column: 7 }, end: { line: 5, column: 12 } }, 'TOML selections have ranges too');
+  assert.deepEqual(toml![1]!.range, { start: { line: 0, column: 0 }, end: { line: 1, column: 10 } }, 'a table spans its header and its keys');
   assert.equal(out[0]!.resolvedMode, 'ast');
   assert.equal(out[0]!.sha256, sha256(await fsp.readFile(path.join(sb.root, 'conf.json'))));
+});
+
+test('a selection range addresses the text a window read of its lines shows, in every document format', async () => {
+  const cases: Array<[string, string]> = [
+    ['conf.json', '/list/1/1/deep'],
+    ['multi.yaml', '/1/second/1'],
+    ['Cargo.toml', '/bin/0/name'],
+  ];
+  for (const [filePath, selector] of cases) {
+    const sel = (await read([{ filePath, selectors: [selector] }])).files[0]!.ast!.selections![0]! as unknown as { value: unknown; range: { start: { line: number; column: number }; end: { line: number; column: number } } };
+    const { start, end } = sel.range;
+    assert.equal(start.line, end.line, filePath);
+    const window = (await read([{ filePath, lines: [start.line, start.line + 1] }])).files[0]!.content!;
+    const shown = window.slice(start.column, end.column).replace(/^"|"$/g, '');
+    assert.equal(shown, String(sel.value), `${filePath} ${selector}`);
+  }
 });
 
 test('selector errors: a bad pointer, a format without selectors, a broken document', async () => {

@@ -8,6 +8,7 @@ import { promises as fsp, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { computeTag } from '../../../src/core/text/tag.js';
 import { fails, ok, sha256 } from '../../helpers/boundary.js';
 import { connectMcp, type McpSession } from '../../helpers/mcp-client.js';
 import { makeSandbox, snapshotTree, type Sandbox } from '../../helpers/tmp-tree.js';
@@ -44,8 +45,8 @@ test('a batch renames every file, creates missing parents, keeps modes, and the 
     },
   });
   assert.deepEqual(data.files, [
-    { filePath: 'one.sh', destination: 'bin/tools/one.sh', sha256: sha256('#!/bin/sh\n'), createdDirectories: ['bin', 'bin/tools'] },
-    { filePath: 'two.txt', destination: 'docs/two.md', sha256: sha256('two\n'), createdDirectories: ['docs'] },
+    { filePath: 'one.sh', destination: 'bin/tools/one.sh', sha256: sha256('#!/bin/sh\n'), tag: computeTag('#!/bin/sh\n'), createdDirectories: ['bin', 'bin/tools'] },
+    { filePath: 'two.txt', destination: 'docs/two.md', sha256: sha256('two\n'), tag: computeTag('two\n'), createdDirectories: ['docs'] },
   ]);
   assert.equal((await fsp.stat(at('bin/tools/one.sh'))).mode & 0o7777, 0o750);
   await assert.rejects(fsp.stat(at('one.sh')));

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { computeTag } from '../../../src/core/text/tag.js';
 import { fails, ok, sha256 } from '../../helpers/boundary.js';
 import { connectMcp, type McpSession } from '../../helpers/mcp-client.js';
 import { makeSandbox, snapshotTree, type Sandbox } from '../../helpers/tmp-tree.js';
@@ -28,7 +29,7 @@ type Written = { files: Array<{ filePath: string; sha256: string; size: number; 
 test('a new file is created byte for byte (BOM, CRLF, no final newline), with missing parents', async () => {
   const content = '\uFEFFline one\r\nline two';
   const data = await ok<Written>(mcp, 'file_write', { files: { 'deep/er/new.txt': { content } } });
-  assert.deepEqual(data.files, [{ filePath: 'deep/er/new.txt', sha256: sha256(content), size: Buffer.byteLength(content), created: true }]);
+  assert.deepEqual(data.files, [{ filePath: 'deep/er/new.txt', sha256: sha256(content), tag: computeTag('line one\nline two'), size: Buffer.byteLength(content), created: true }]);
   assert.deepEqual(await read('deep/er/new.txt'), Buffer.from(content, 'utf8'));
 });
 

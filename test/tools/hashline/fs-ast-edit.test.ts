@@ -10,6 +10,7 @@ import type { Engine } from '../../../src/tools/engine.js';
 import { rewriteWorkers, stopRewritePool } from '../../../src/lang/rewrite/rewrite-pool.js';
 import { fsAstEditTool } from '../../../src/tools/hashline/fs-ast-edit.js';
 import { callContext, sandboxedEngines } from '../../helpers/engine.js';
+import { skipOrFail } from '../../helpers/needs.js';
 import { snapshotTree, type Sandbox } from '../../helpers/tmp-tree.js';
 
 const LOG = { pat: 'console.log($A)', out: 'logger.debug($A)' };
@@ -142,7 +143,8 @@ test('CRLF endings, a BOM and the mode are kept', async () => {
   assert.equal(await read(sb, 'run.js'), '#!/usr/bin/env node\nlogger.debug(1);\nlogger.flush();\n');
 });
 
-test('as root, each rewritten file keeps its own owner and group', { skip: process.getuid?.() !== 0 ? 'needs root' : false }, async () => {
+test('as root, each rewritten file keeps its own owner and group', async (t) => {
+  if (process.getuid?.() !== 0) return skipOrFail(t, 'needs root to give files other owners');
   const { sb, engine } = await setup({ 'a.ts': 'console.log(1);\n', 'b.ts': 'console.log(2);\n', 'c.ts': 'console.log(3);\n' });
   await fsp.chown(path.join(sb.root, 'a.ts'), 1234, 2345);
   await fsp.chown(path.join(sb.root, 'b.ts'), 4321, 5432);

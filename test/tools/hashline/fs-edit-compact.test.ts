@@ -4,6 +4,7 @@
 // tag and a 3-line-context diff).
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -29,7 +30,7 @@ test('compact: the tag and the changed lines, no diff; the file is edited exactl
   const after = 'one\nTWO\n2.5\nTHREE\nfour\nsix\n';
   assert.equal(await fsp.readFile(real, 'utf8'), after);
   const r = out.structured.results![0]!;
-  assert.deepEqual(r, { path: 'a.txt', file_hash: computeTag(after), header: formatHeader('a.txt', computeTag(after)), warnings: [], first_changed_line: 2 });
+  assert.deepEqual(r, { path: 'a.txt', file_hash: computeTag(after), sha256: createHash('sha256').update(after).digest('hex'), header: formatHeader('a.txt', computeTag(after)), warnings: [], first_changed_line: 2 });
   // one target: the path the caller just sent is not repeated, the tag and the span share a line
   assert.equal(out.text, `#${computeTag(after)} changed lines 2-6 (+3 -3)`);
   assert.equal(msg.compactSpan(2, 6, 3, 3), 'changed lines 2-6 (+3 -3)');

@@ -2,6 +2,7 @@
 // batch, CRLF/BOM/non-UTF-8 files, history recording and seen lines, directory symbol search.
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -34,6 +35,7 @@ test('whole file, range, block and symbol reads of one file', async () => {
     assert.deepEqual(whole, {
       path: 'src/lib.rs',
       file_hash: tag,
+      sha256: createHash('sha256').update(RUST).digest('hex'),
       header,
       content: `${header}\n1| use std::fmt;\n2| \n3| pub fn greet(name: &str) -> String {\n4|     let msg = format!("hello {}", name);\n5|     msg\n6| }\n7| `,
     });

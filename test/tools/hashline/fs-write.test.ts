@@ -1,13 +1,15 @@
 // fs_write on a real engine: creation, overwrite keeping line endings/BOM/mode, prefix strip,
-// refusals (empty, generated, denied, missing parent), shebang +x, the batch-aborting conflict.
+// refusals (empty, generated, denied, changed since `file_hash`), missing parents created, a batch
+// with nothing written is an error, shebang +x, the batch-aborting conflict.
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { isHashlineError } from '../../../src/core/errors/errors.js';
 import { generatedRefusal } from '../../../src/core/generated.js';
-import { AUTO_STRIPPED, MADE_EXECUTABLE, emptyText, writeDenied } from '../../../src/core/messages/write.js';
+import { AUTO_STRIPPED, MADE_EXECUTABLE, emptyText, writeDenied, writeStale } from '../../../src/core/messages/write.js';
 import { computeTag } from '../../../src/core/text/tag.js';
 import type { Engine } from '../../../src/tools/engine.js';
 import { fsWriteTool } from '../../../src/tools/hashline/fs-write.js';
@@ -22,7 +24,8 @@ test('wire strings', () => {
   assert.equal(MADE_EXECUTABLE, 'made executable via chmod +x (content starts with #! shebang).');
   assert.equal(emptyText('a.txt', false), 'text is empty for `a.txt`. Nothing was sent to add to the file.');
   assert.equal(emptyText('a.txt', true), 'text is empty for `a.txt`. Nothing was sent to add to the file after stripping hashline display prefixes.');
-  assert.equal(writeDenied('x', '/r', 'path is in blocklist'), 'write permission denied for `x`. Files under `/r` are writable by default. Use the allowlist to grant access to paths outside this directory. (path is in blocklist)');
+  assert.equal(writeDenied('x', '/r', 'path is outside project root'), 'write permission denied for `x`. Files under `/r` are writable by default. Use the allowlist to grant access to paths outside this directory. (path is outside project root)');
+  assert.equal(writeDenied('x', '/r', 'path is in blocklist', false), 'write permission denied for `x`: path is in blocklist. Nothing was written.');
 });
 
 test('a new file is written LF without BOM and recorded', async () => {
@@ -31,7 +34,7 @@ test('a new file is written LF without BOM and recorded', async () => {
     const engine = await engineFor(sb.root);
     const [r] = await write(engine, { path: 'n.txt', text: '\ufeffa\r\nb\r\n' });
     const tag = computeTag('a\nb\n');
-    assert.deepEqual(r, { path: 'n.txt', file_hash: tag, header: `¶n.txt#${tag}` });
+    assert.deepEqual(r, { path: 'n.txt', file_hash: tag, sha256: createHash('sha256').update('a\nb\n').digest('hex'), header: `¶n.txt#${tag}` });
     assert.equal(await fsp.readFile(path.join(sb.root, 'n.txt'), 'utf8'), 'a\nb\n');
     assert.equal(engine.history.head(path.join(sb.root, 'n.txt'))?.text, 'a\nb\n');
   } finally {
@@ -93,15 +96,15 @@ test('refusals are per-file warnings and nothing is written for them', async () 
       emptyText('empty.txt', false),
       `${AUTO_STRIPPED}\n${emptyText('stripped-empty.txt', true)}`,
       generatedRefusal('gen.go', 'do not edit'),
-      writeDenied('locked/a.txt', sb.root, 'path is in blocklist'),
-      'failed to write `no/such/dir/a.txt`: cannot write `no/such/dir/a.txt`: its parent directory does not exist',
+      writeDenied('locked/a.txt', sb.root, 'path is in blocklist', false),
+      null,
       AUTO_STRIPPED,
       null,
     ]);
     assert.equal(r[0]!.file_hash, '');
     assert.equal(await fsp.readFile(path.join(sb.root, 'gen.go'), 'utf8'), gen);
     await assert.rejects(fsp.stat(path.join(sb.root, 'empty.txt')));
-    await assert.rejects(fsp.stat(path.join(sb.root, 'no')));
+    assert.equal(await fsp.readFile(path.join(sb.root, 'no/such/dir/a.txt'), 'utf8'), 'x\n', 'missing parent folders are created');
     assert.equal(await fsp.readFile(path.join(sb.root, 'p.txt'), 'utf8'), 'alpha\nbeta\n');
     assert.equal(await fsp.readFile(path.join(sb.root, 'ok.txt'), 'utf8'), 'changed\n');
   } finally {
@@ -165,4 +168,45 @@ test('lines written by fs_write count as seen: a stale edit on them merges witho
   assert.ok(!r.warnings.some((x) => x.includes('were not surfaced')), r.warnings.join('|'));
   assert.match(await fsp.readFile(path.join(sb.root, 'w.txt'), 'utf8'), /^new first line\n(.*\n){14}line fifteen\n/);
   await sb.cleanup();
+});
+
+test('file_hash: the tag or SHA-256 last seen writes; a file changed or deleted since is refused and left as it is', async () => {
+  const sb = await makeSandbox({ 'a.txt': 'one\n', 'b.txt': 'two\n', 'c.txt': 'three\n' });
+  try {
+    const engine = await engineFor(sb.root);
+    const sha = createHash('sha256').update('two\n').digest('hex');
+    const ok = await fsWriteTool.run(engine, { targets: [{ path: 'a.txt', text: 'ONE\n', file_hash: computeTag('one\n') }, { path: 'b.txt', text: 'TWO\n', file_hash: sha.toUpperCase() }] }, call());
+    assert.equal(ok.isError, undefined);
+    assert.deepEqual(ok.structured.results!.map((r) => r.warnings ?? null), [null, null]);
+    assert.equal(await fsp.readFile(path.join(sb.root, 'b.txt'), 'utf8'), 'TWO\n');
+    // another process changes c.txt after the agent's read; a.txt is deleted
+    const seen = computeTag('three\n');
+    await fsp.writeFile(path.join(sb.root, 'c.txt'), 'someone else\n');
+    await fsp.rm(path.join(sb.root, 'a.txt'));
+    const stale = await fsWriteTool.run(engine, { targets: [{ path: 'c.txt', text: 'mine\n', file_hash: seen }, { path: 'a.txt', text: 'again\n', file_hash: computeTag('ONE\n') }] }, call());
+    assert.equal(stale.isError, true, 'nothing written: an error');
+    assert.deepEqual(stale.structured.results!.map((r) => r.warnings), [writeStale('c.txt', seen, computeTag('someone else\n')), writeStale('a.txt', computeTag('ONE\n'), undefined)]);
+    assert.equal(await fsp.readFile(path.join(sb.root, 'c.txt'), 'utf8'), 'someone else\n');
+    await assert.rejects(fsp.stat(path.join(sb.root, 'a.txt')));
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+test('a batch in which no file was written is an error; one written file makes it a success with warnings', async () => {
+  const sb = await makeSandbox({ 'hashline.toml': '' });
+  try {
+    const engine = await engineFor(sb.root);
+    const outside = await fsWriteTool.run(engine, { targets: [{ path: '../x.txt', text: 'x\n' }] }, call());
+    assert.equal(outside.isError, true);
+    const config = await fsWriteTool.run(engine, { targets: [{ path: 'hashline.toml', text: 'x = 1\n' }] }, call());
+    assert.equal(config.isError, true);
+    assert.equal(config.structured.results![0]!.warnings, "write permission denied for `hashline.toml`: path is the operator's configuration, which no tool may change. Nothing was written.");
+    assert.equal(await fsp.readFile(path.join(sb.root, 'hashline.toml'), 'utf8'), '');
+    const mixed = await fsWriteTool.run(engine, { targets: [{ path: '../x.txt', text: 'x\n' }, { path: 'y.txt', text: 'y\n' }] }, call());
+    assert.equal(mixed.isError, undefined);
+    await assert.rejects(fsp.stat(path.join(sb.base, 'x.txt')));
+  } finally {
+    await sb.cleanup();
+  }
 });

@@ -1,14 +1,16 @@
 // The hashline console's page script: a live activity feed (server-sent events), per-file timelines
 // with unified and side-by-side diffs, rollback buttons and the guard view. Plain ES module, no
 // build step. Everything is drawn with DOM text nodes (never innerHTML): paths and file content are
-// data from agents, not markup. Its parts: console-dom.js (elements, times), console-diff.js (the
-// diff tables).
+// data from agents, not markup. Its parts: console-dom.js (elements, times), console-labels.js (the
+// words for an entry), console-diff.js (the diff tables), console-guard.js (the guard view).
 
 import { el, stackedTime, timeCell } from './console-dom.js';
 import { splitTable, unifiedTable } from './console-diff.js';
+import { changeText, clientText, linesCell, outside } from './console-labels.js';
+import { guardView } from './console-guard.js';
 
 const $ = (id) => document.getElementById(id);
-const state = { csrf: '', filters: {}, oldest: null, source: null, file: null, fileOldest: null, layout: 'unified', diffId: null, drawing: 0 };
+const state = { csrf: '', filters: {}, oldest: null, source: null, file: null, fileOldest: null, fileNewest: null, layout: 'unified', diffId: null, diffing: 0, drawing: 0 };
 
 function notice(text) {
   const n = $('notice');
@@ -17,6 +19,11 @@ function notice(text) {
 }
 function live(text) {
   $('live').textContent = text;
+}
+function fileStatus(text) {
+  const s = $('file-status');
+  s.textContent = text ?? '';
+  s.hidden = !text;
 }
 
 async function api(path, init = {}) {
@@ -40,21 +47,6 @@ function query(params) {
 
 const fileHref = (path) => `#/file/${encodeURIComponent(path)}`;
 
-function changeText(e) {
-  if (e.op === 'rename') return `renamed ${e.detail === null ? '' : `(${e.detail})`}`;
-  if (e.op === 'delete') return 'deleted';
-  const what = e.kind === 'bytes' ? 'binary' : e.tag ?? '';
-  return `${e.op} ${what}`.trim();
-}
-function linesCell(e, tag = 'td') {
-  if (!e.readable) return el(tag, { class: 'lines muted', title: 'the read policy refuses this path: no content is shown' }, 'hidden');
-  if (e.added === null) return el(tag, { class: 'lines muted' }, '–');
-  return el(tag, { class: 'lines' }, el('span', { class: 'add', 'aria-label': `${e.added} added` }, `+${e.added}`), ' ', el('span', { class: 'del', 'aria-label': `${e.removed} removed` }, `−${e.removed}`));
-}
-function clientText(e) {
-  return e.clientName ? `${e.client ?? '-'} (${e.clientName})` : e.client ?? '-';
-}
-
 // ---- activity feed ----
 const MAX_FEED_ROWS = 500;
 const known = { clients: new Set(), tools: new Set() };
@@ -69,12 +61,12 @@ function remember(e) {
 
 function feedRow(e) {
   remember(e);
-  return el('tr', { 'data-id': e.id, 'data-path': e.path },
+  return el('tr', { 'data-id': e.id, 'data-path': e.path, class: outside(e) ? 'outside' : undefined },
     timeCell(e.time),
-    el('td', {}, e.tool ?? '-'),
-    el('td', {}, clientText(e)),
+    el('td', { class: 'tool' }, e.tool ?? '-'),
+    el('td', { class: 'client' }, clientText(e)),
     el('td', { class: 'path' }, el('a', { href: fileHref(e.path) }, e.path)),
-    el('td', {}, changeText(e)),
+    el('td', { class: 'change' }, changeText(e)),
     linesCell(e));
 }
 
@@ -149,6 +141,18 @@ async function loadTimeline(more = false) {
   if (page.entries.length > 0) state.fileOldest = page.entries[page.entries.length - 1].id;
   $('timeline-more').hidden = !page.more;
   if (!more && page.entries.length === 0) list.append(el('li', { class: 'muted empty' }, 'No versions of this path in the history.'));
+  if (!more) followNewest(page.entries);
+}
+
+/**
+ * The diff panel follows the newest version with a diff while no older one is chosen: when the
+ * timeline opens, after a restore, and when a new version arrives.
+ */
+function followNewest(entries) {
+  const newest = entries.find((e) => e.kind === 'text' && e.readable);
+  const wasNewest = state.diffId === null || state.diffId === state.fileNewest;
+  state.fileNewest = newest?.id ?? null;
+  if (newest && wasNewest && state.diffId !== newest.id) void showDiff(newest.id);
 }
 
 /** One version as a list item whose parts line up in columns (the header row is visual only). */
@@ -157,12 +161,15 @@ function versionRow(e) {
   const actions = el('span', { class: 'actions' });
   if (content && e.kind === 'text') actions.append(el('button', { type: 'button', class: 'diff-btn', onclick: () => void showDiff(e.id), 'aria-label': `Diff of version ${e.id}` }, 'Diff'));
   else if (content) actions.append(el('span', { class: 'muted' }, 'binary: no diff'));
-  if (e.kind === 'text' && e.tag) actions.append(el('button', { type: 'button', class: 'restore-btn', onclick: () => void restore(e), 'aria-label': `Restore version ${e.id} (${e.tag})` }, 'Restore'));
-  return el('li', { 'data-id': e.id, class: state.diffId === e.id ? 'selected' : undefined },
+  // a read-blocked version has no tag shown, and is restorable all the same
+  if (e.kind === 'text' && (e.tag || !e.readable)) actions.append(el('button', { type: 'button', class: 'restore-btn', onclick: () => void restore(e), 'aria-label': `Restore version ${e.id}${e.tag ? ` (${e.tag})` : ''}` }, 'Restore'));
+  return el('li', { 'data-id': e.id, class: [state.diffId === e.id ? 'selected' : '', outside(e) ? 'outside' : ''].join(' ').trim() || undefined },
     el('span', {}, el('span', { class: 'sr-only' }, 'Version '), String(e.id)),
     stackedTime(e.time),
-    el('span', {}, changeText(e)),
-    el('span', { class: 'by', title: clientText(e) }, el('span', { class: 'sr-only' }, 'by '), e.tool ?? '-', el('span', { class: 'sub' }, e.client ?? '-')),
+    el('span', { class: 'change' }, changeText(e, true)),
+    outside(e)
+      ? el('span', { class: 'by', title: `seen by ${e.tool ?? '-'}, ${clientText(e)}` }, el('span', { class: 'sr-only' }, 'by '), 'outside hashline', el('span', { class: 'sub' }, `seen by ${e.tool ?? '-'}`))
+      : el('span', { class: 'by', title: clientText(e) }, el('span', { class: 'sr-only' }, 'by '), e.tool ?? '-', el('span', { class: 'sub' }, e.client ?? '-')),
     linesCell(e, 'span'),
     actions);
 }
@@ -171,18 +178,21 @@ async function showDiff(id) {
   state.diffId = id;
   for (const row of $('timeline').children) row.classList.toggle('selected', row.dataset.id === String(id));
   const target = $('diff');
+  const token = ++state.diffing;
   target.replaceChildren(el('p', { class: 'muted' }, 'Loading…'));
   try {
     const d = await api(`/console/api/diff${query({ id })}`);
+    if (token !== state.diffing) return;
     state.lastDiff = d;
     drawDiff(d);
   } catch (e) {
-    target.replaceChildren(el('p', { class: 'error' }, e.message));
+    if (token === state.diffing) target.replaceChildren(el('p', { class: 'error' }, e.message));
   }
 }
 
 function drawDiff(d) {
   const target = $('diff');
+  target.dataset.id = String(d.entry.id);
   const head = el('p', {}, `Version ${d.entry.id} (${changeText(d.entry)}) against `, d.predecessor ? `version ${d.predecessor.id} (${changeText(d.predecessor)})` : 'nothing before it');
   if (d.binary) return target.replaceChildren(head, el('p', { class: 'muted' }, 'Binary content: no diff.'));
   if (d.diff.tooComplex) return target.replaceChildren(head, el('p', { class: 'muted' }, 'The versions differ too much to diff here.'));
@@ -192,11 +202,13 @@ function drawDiff(d) {
 }
 
 async function restore(e) {
-  if (!confirm(`Restore ${e.path} to version ${e.id} (${e.tag})? The current content stays in the history.`)) return;
+  if (!confirm(`Restore ${e.path} to version ${e.id}${e.tag ? ` (${e.tag})` : ''}? The current content stays in the history.`)) return;
   try {
     const r = await post('/console/api/rollback', { id: e.id });
-    live(`restored ${r.path} to ${r.file_hash}${r.warning ? ` (${r.warning})` : ''}`);
+    fileStatus(`Restored ${r.path} to version ${e.id} (${r.file_hash})${r.warning ? `: ${r.warning}` : ''}.`);
     notice('');
+    // the diff panel shows the restore (the new newest version) against what it replaced
+    state.diffId = null;
     await loadTimeline();
   } catch (err) {
     notice(`Restore failed: ${err.message}`);
@@ -204,26 +216,8 @@ async function restore(e) {
 }
 
 // ---- guard ----
-function list(title, items, none) {
-  return [el('dt', {}, title), el('dd', {}, items === null ? el('span', { class: 'muted' }, none) : items.length === 0 ? el('span', { class: 'muted' }, 'none') : el('ul', {}, items.map((i) => el('li', {}, el('code', {}, i)))))];
-}
 async function loadGuard() {
-  const g = await api('/console/api/guard');
-  const c = g.configuration;
-  const h = g.history;
-  const stats = h.stats ? `${h.stats.entries} entries, ${h.stats.blobs} contents (${h.stats.blobBytes} bytes)${h.stats.fileBytes !== undefined ? `, store ${h.stats.fileBytes} bytes` : ''}` : 'no counts';
-  $('guard').replaceChildren(
-    el('h3', {}, 'Paths'),
-    el('dl', {}, list('Roots', g.roots.map((r) => (r.path === r.real ? r.path : `${r.path} → ${r.real}`))), list('Allowed outside the roots', g.allow), list('Blocked', g.block),
-      list('Read scope: allowed', g.readAllow, 'same as the allow list'), list('Read scope: blocked', g.readBlock, 'same as the block list'), list('Protected from writes', g.protect), list('Sealed (no reads, no writes)', g.seal)),
-    el('p', { class: 'note muted' }, 'Read scope lists, when set, replace the allow and block lists for reads. The console never shows the content of a path the read scope refuses.'),
-    el('h3', {}, 'Configuration'),
-    el('dl', {}, el('dt', {}, 'Generation'), el('dd', {}, `${c.generation} (identity ${c.identity})`), el('dt', {}, 'File'), el('dd', {}, c.file ?? 'none (defaults)'),
-      c.lastError ? [el('dt', {}, 'Last edit refused'), el('dd', { class: 'error' }, `${c.lastError.at}: ${c.lastError.message}`)] : [],
-      el('dt', {}, 'Hashes required for writes'), el('dd', {}, c.requireHash ? 'yes' : 'no'), el('dt', {}, 'Read modes'), el('dd', {}, c.readModes.join(', ')),
-      el('dt', {}, 'Patch strategies'), el('dd', {}, c.patchStrategies.join(', ')), el('dt', {}, 'Aider matchers'), el('dd', {}, c.aiderMatchers.join(', '))),
-    el('h3', {}, 'History'),
-    el('dl', {}, el('dt', {}, 'Store'), el('dd', {}, `${h.backend}${h.durable ? ' (durable)' : ''}${h.location ? ` at ${h.location}` : ''}`), h.warning ? [el('dt', {}, 'Warning'), el('dd', { class: 'error' }, h.warning)] : [], el('dt', {}, 'Counts'), el('dd', {}, stats)));
+  $('guard').replaceChildren(...guardView(await api('/console/api/guard')));
 }
 
 // ---- navigation ----
@@ -239,6 +233,9 @@ async function route() {
     if (hash.startsWith('#/file/')) {
       state.file = decodeURIComponent(hash.slice('#/file/'.length));
       state.diffId = null;
+      state.fileNewest = null;
+      state.lastDiff = null;
+      fileStatus('');
       $('diff').replaceChildren(el('p', { class: 'muted' }, 'Choose “Diff” on a version to compare it with the one before.'));
       show('file');
       await loadTimeline();

@@ -1,48 +1,65 @@
-// Failed console logins are rate-limited a little: each address may fail 5 times a minute (and all
-// addresses together 60 times a minute, against a spread attack); past that, every login attempt
-// from it is refused with 429 until its window has passed, a right token included, so guessing
-// cannot go on at speed. A success does not reset the count (it cannot speed guessing either).
+// Console logins are rate-limited per client: each address (an IPv6 address by its /64, the block
+// one machine usually holds) may try 5 times a minute; past that, every login attempt from it is
+// refused with 429 until its window has passed, a right token included, so guessing cannot go on
+// at speed. An attempt is counted when it arrives, before its token is read and checked, so a
+// burst sent at once is limited like a sequence (50 at once: 5 checked, 45 refused). A right token
+// gives its attempt back. There is no limit across addresses: one address never locks out another.
+
+import net from 'node:net';
 
 export interface LimiterOptions {
   perAddress: number;
-  overall: number;
   windowMs: number;
 }
 
-export const LOGIN_LIMITS: LimiterOptions = { perAddress: 5, overall: 60, windowMs: 60_000 };
+export const LOGIN_LIMITS: LimiterOptions = { perAddress: 5, windowMs: 60_000 };
+
+/** Clients remembered at most (the quietest are forgotten first). */
+const MAX_CLIENTS = 10_000;
+
+/** The key an address is counted under: IPv4 as is, IPv6 by its first 64 bits. */
+export function clientKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!net.isIPv6(address)) return address;
+  const [head = '', tail] = address.split('%')[0]!.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
 
 export class LoginLimiter {
-  private readonly failures = new Map<string, number[]>();
-  private all: number[] = [];
+  private readonly attempts = new Map<string, number[]>();
 
   constructor(
     private readonly options: LimiterOptions = LOGIN_LIMITS,
     private readonly now: () => number = Date.now,
   ) {}
 
-  private recent(list: readonly number[], at: number): number[] {
-    return list.filter((t) => at - t < this.options.windowMs);
-  }
-
-  /** Seconds until `address` may try again, or 0 when it may now. */
-  retryAfter(address: string): number {
+  /**
+   * Counts an attempt from `address` before its token is checked. 0: it is counted and may go on;
+   * otherwise the seconds until the address may try again (nothing counted).
+   */
+  take(address: string): number {
+    const key = clientKey(address);
     const at = this.now();
-    this.all = this.recent(this.all, at);
-    const mine = this.recent(this.failures.get(address) ?? [], at);
-    if (mine.length === 0) this.failures.delete(address);
-    else this.failures.set(address, mine);
-    const wait = (list: number[], max: number) => (list.length >= max ? list[list.length - max]! + this.options.windowMs - at : 0);
-    const ms = Math.max(wait(mine, this.options.perAddress), wait(this.all, this.options.overall));
-    return ms > 0 ? Math.ceil(ms / 1000) : 0;
-  }
-
-  fail(address: string): void {
-    const at = this.now();
-    this.all.push(at);
-    const mine = this.failures.get(address) ?? [];
+    const mine = (this.attempts.get(key) ?? []).filter((t) => at - t < this.options.windowMs);
+    if (mine.length >= this.options.perAddress) {
+      this.attempts.set(key, mine);
+      return Math.max(1, Math.ceil((mine[mine.length - this.options.perAddress]! + this.options.windowMs - at) / 1000));
+    }
     mine.push(at);
-    this.failures.set(address, mine);
-    // bounded memory: the map forgets the quietest addresses first
-    if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value as string);
+    // re-inserted last: the map's first keys are the quietest clients
+    this.attempts.delete(key);
+    this.attempts.set(key, mine);
+    if (this.attempts.size > MAX_CLIENTS) this.attempts.delete(this.attempts.keys().next().value as string);
+    return 0;
+  }
+
+  /** A right token gives back the attempt `take` counted. */
+  refund(address: string): void {
+    const mine = this.attempts.get(clientKey(address));
+    mine?.pop();
   }
 }

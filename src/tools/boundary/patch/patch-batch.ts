@@ -7,18 +7,17 @@
 // rollback) releases them, a changed source or an uncertain rollback invalidates them.
 
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import { effectiveMethods, intrinsicMethods } from '../../../core/capabilities.js';
 import { HashlineError, toHashlineError } from '../../../core/errors/errors.js';
-import { selectFormatter } from '../../../core/config/format-select.js';
 import * as msg from '../../../core/messages/patch.js';
 import type { ReceiptBook, Reservation } from '../../../core/receipt-book.js';
 import { textShape } from '../../../core/text/text-doc.js';
 import { commitBatch, type FileChange } from '../../../io/batch/batch-commit.js';
-import { formatCandidate } from '../../../io/formatter.js';
+import { formatForCommit } from '../format-commit.js';
 import type { ResolvedPath } from '../../../io/guard/path-guard.js';
 import { readAdmitted } from '../../../io/guard/read-admission.js';
 import { languageById } from '../../../lang/grammar/registry.js';
+import { linkRefusal } from '../boundary-resolve.js';
 import { checkChattr } from '../chattr-policy.js';
 import type { Engine } from '../../engine.js';
 import { inspectFile } from '../file-facts.js';
@@ -65,6 +64,8 @@ function named(e: unknown, filePath: string): HashlineError {
 async function resolveItem(engine: Engine, key: string, entry: PatchEntry): Promise<Item> {
   const plan = planEntry(key, entry);
   const rp = await engine.guard.resolve(key, 'write');
+  const link = linkRefusal(engine, rp, key);
+  if (link) throw link;
   // a patch shows what it matched (diffs, evidence): a file the read policy refuses is not patched
   if (!readAdmitted(engine.guard, rp)) throw new HashlineError('path_blocked', `\`${rp.display}\` may not be read, so it cannot be patched (a patch shows what it matched)`, { details: { path: rp.display } });
   if (entry.chattr) await checkChattr(engine, rp, entry.chattr, engine.configState().settings.chown);
@@ -139,14 +140,7 @@ async function prepare(engine: Engine, item: Item, call: CallContext): Promise<F
   const preview = item.plan.kind === 'patch' && item.plan.preview;
   let final = cand.bytes;
   let formatter: string | undefined;
-  if (!preview && cand.changed) {
-    const rel = path.relative(engine.guard.realRoot, rp.real).split(path.sep).join('/');
-    const spec = selectFormatter(settings.formatters, rel);
-    if (spec) {
-      final = await formatCandidate(spec, cand.bytes, { source: rp.real, display, root: engine.guard.realRoot, signal: call.signal });
-      formatter = spec.name;
-    }
-  }
+  if (!preview && cand.changed) ({ bytes: final, formatter } = await formatForCommit(engine, rp, cand.bytes, call.signal));
   return { display, rp, preview, bytes, sourceSha256, source, cand, final, chattr, sql, formatter, receiptCommitted: item.plan.kind === 'receipt' };
 }
 

@@ -60,6 +60,8 @@ export const PatchFileResult = z.object({
   operations: z.number(),
   /** Preview: the candidate's SHA-256; commit: the file's new SHA-256. */
   sha256: z.string(),
+  /** Commit: the 4-hex tag of the same bytes (fs_edit's file_hash), when the file still holds them. */
+  tag: z.string().optional(),
   /** The file's SHA-256 before (the source the candidate was made from). */
   sourceSha256: z.string(),
   diff: z.string().optional(),

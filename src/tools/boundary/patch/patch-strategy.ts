@@ -133,7 +133,6 @@ export async function runAst(display: string, lang: LanguageInfo, source: Source
     if (rep.patternError !== undefined) {
       throw new HashlineError('pattern_error', `AST rule ${op} of \`${display}\`: the pattern does not parse as ${lang.id}: ${rep.patternError}`, {
         details: { ...base, reason: rep.patternError },
-        retryable: true,
       });
     }
     const evidence = { ...base, expected, matches: rep.matches, spans: rep.spans ?? [] };

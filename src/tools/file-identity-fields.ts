@@ -1,0 +1,43 @@
+// One identity for a file across the two families: a hashline reply (fs_read, fs_write, fs_edit)
+// gains the file's `sha256`, a boundary reply (file_hash, file_read, file_write, file_patch,
+// file_rename, file_chattr) the file's `tag`, so an agent switching family passes the other's
+// name straight on. Both come from one verified read (io/read/file-identity.ts), and a name is
+// added only when the other one it was read with is the reply's own: a file changed since the
+// reply was made (or gone, or unreadable) gets nothing added, never a name of other bytes.
+
+import { fileIdentity, type FileIdentity } from '../io/read/file-identity.js';
+import type { Engine } from './engine.js';
+
+async function identityOf(engine: Engine, input: string, signal?: AbortSignal): Promise<FileIdentity | undefined> {
+  try {
+    const rp = await engine.guard.resolve(input, 'read');
+    return rp.exists ? await fileIdentity(engine.guard, rp, signal) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each hashline result whose tag still names the file on disk, with the file's SHA-256 added. */
+export async function withSha256<T extends { path: string; file_hash: string }>(engine: Engine, results: readonly T[], signal?: AbortSignal): Promise<Array<T & { sha256?: string }>> {
+  const out: Array<T & { sha256?: string }> = [];
+  for (const r of results) {
+    const id = r.file_hash === '' ? undefined : await identityOf(engine, r.path, signal);
+    out.push(id !== undefined && id.tag === r.file_hash.toUpperCase() ? { ...r, sha256: id.sha256 } : r);
+  }
+  return out;
+}
+
+/** Each boundary entry whose SHA-256 still names the file on disk, with the file's tag added. */
+export async function withTag<T extends { filePath: string; sha256?: string | undefined }>(
+  engine: Engine,
+  entries: readonly T[],
+  signal?: AbortSignal,
+  pathOf: (e: T) => string = (e) => e.filePath,
+): Promise<Array<T & { tag?: string }>> {
+  const out: Array<T & { tag?: string }> = [];
+  for (const e of entries) {
+    const id = e.sha256 === undefined ? undefined : await identityOf(engine, pathOf(e), signal);
+    out.push(id !== undefined && id.sha256 === e.sha256 ? { ...e, tag: id.tag } : e);
+  }
+  return out;
+}

@@ -1,0 +1,32 @@
+// A file's two names from one read: the tag equals the tag of its LF, BOM-less text (what fs_read
+// shows) and the SHA-256 that of its bytes (what file_hash returns), for CRLF, a BOM, trailing
+// blanks, bytes that are not UTF-8 and a file larger than one read chunk.
+
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { test } from 'node:test';
+import { computeTag } from '../../../src/core/text/tag.js';
+import { docText, parseDoc } from '../../../src/core/text/text-doc.js';
+import { CHUNK_BYTES } from '../../../src/io/read/line-reader.js';
+import { fileIdentity, identityOfBytes } from '../../../src/io/read/file-identity.js';
+import { sandboxedEngines } from '../../helpers/engine.js';
+
+const setup = sandboxedEngines();
+
+const CASES: Record<string, Uint8Array> = {
+  'lf.txt': Buffer.from('alpha\nbeta\n'),
+  'crlf.txt': Buffer.from('alpha\r\nbeta \r\n'),
+  'bom.txt': Buffer.from('\uFEFFΩ first\nsecond'),
+  'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x78, 0x0a]),
+  'empty.txt': Buffer.alloc(0),
+  'big.txt': Buffer.from(Array.from({ length: Math.ceil((3 * CHUNK_BYTES) / 20) }, (_, i) => `line ${i}\t \r\n`).join('')),
+};
+
+test('the tag is the text\'s tag and the SHA-256 the bytes\', read streamed or from memory', async () => {
+  const { engine } = await setup(CASES);
+  for (const [name, bytes] of Object.entries(CASES)) {
+    const want = { tag: computeTag(docText(parseDoc(bytes))), sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+    assert.deepEqual(await fileIdentity(engine.guard, await engine.guard.resolve(name, 'read')), want, name);
+    assert.deepEqual(identityOfBytes(Buffer.from(bytes)), want, `${name} in memory`);
+  }
+});
