@@ -1,4 +1,4 @@
-// The tools for the Vercel AI SDK (`ai` 6): `aiSdkTools(engine)` gives `tool()` definitions with the
+// The tools for the Vercel AI SDK (`ai` 7): `aiSdkTools(engine)` gives `tool()` definitions with the
 // tools' own zod schemas, to pass to generateText / streamText. Here one is executed directly, as
 // the SDK does when a model calls it. Run: npx tsx examples/ai-sdk.ts
 //
@@ -14,7 +14,7 @@ writeFileSync(path.join(root, 'a.py'), 'def alpha():\n    return 1\n');
 try {
   const tools = aiSdkTools(await createEngine({ root }), { tools: ['hashline'] });
   console.log(Object.keys(tools).join(', ')); // fs_read, fs_write, ...
-  const reply = await tools.fs_read!.execute!({ targets: [{ path: 'a.py', symbol: 'alpha' }] }, { toolCallId: '1', messages: [] });
+  const reply = await tools.fs_read!.execute!({ targets: [{ path: 'a.py', symbol: 'alpha' }] }, { toolCallId: '1', messages: [], context: {} });
   console.log(reply); // { ok: true, data: { results: [...] }, text: '¶a.py#TAG\n1| def alpha():...' }
 } finally {
   rmSync(root, { recursive: true, force: true });

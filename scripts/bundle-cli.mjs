@@ -1,10 +1,10 @@
 // Bundles the built CLI (dist/cli/main.js) into one ES module, dist/hashline.mjs, with esbuild
 // (installed with tsx). One file loads faster than the ~300 modules the SDK, zod and ajv bring in:
 // `node dist/hashline.mjs mcp` is what the cold-start benchmark compares as "bundled".
-// Native and grammar packages (@ast-grep/*, better-sqlite3), pg and the SQL parser (libpg-query: WASM found
+// Native and grammar packages (@ast-grep/*), pg and the SQL parser (libpg-query: WASM found
 // beside its own script) stay external and load lazily from node_modules. The SQL validation worker's body is a
 // second, small entry beside the CLI (hashline-sql-worker.mjs), so the worker thread loads nothing else; so is the archive read thread's
-// (hashline-tar-read.mjs).
+// (hashline-tar-read.mjs), and the Node.js version check every file of the CLI imports first (hashline-node-check.mjs).
 // With --split, the code a start of `hashline mcp` runs is kept in one chunk (see oneStartChunk).
 // --no-ajv swaps the SDK's ajv-backed JSON Schema validator for a stub (the server only uses it to
 // check elicitation answers, which hashline never asks for), to measure what ajv's load costs.
@@ -68,6 +68,7 @@ async function dynamicTargets(options, hub) {
 }
 
 const SQL_WORKER_FILE = 'hashline-sql-worker.mjs';
+const NODE_CHECK_FILE = 'hashline-node-check.mjs';
 const TAR_READ_FILE = 'hashline-tar-read.mjs';
 // every tool's tools/list entry (JSON Schemas from zod), made once here from the compiled modules the
 // bundle is made of, so a start of the bundled CLI converts no schema (src/mcp/tool-listing.ts)
@@ -93,16 +94,17 @@ const cliOptions = {
   // ESM builds first: a UMD build (jsonc-parser's main) requires its parts at run time, which a bundle cannot
   mainFields: ['module', 'main'],
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   minify: true,
   legalComments: 'none',
-  external: ['@ast-grep/*', 'libpg-query', 'better-sqlite3', 'pg'],
+  external: ['@ast-grep/*', 'libpg-query', 'pg'],
   // jsonc-parser's `main` is a UMD build whose factory requires its own files at run time, which a
   // bundle does not hold: bundle its ES module build instead
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   // io/sql/sql-worker.ts and http/tar/tar-read-pool.ts start their workers from these files, next to the chunk that holds them
   define: { HASHLINE_SQL_WORKER: JSON.stringify(SQL_WORKER_FILE), HASHLINE_TAR_READ: JSON.stringify(TAR_READ_FILE), HASHLINE_TOOL_LISTING: JSON.stringify(TOOL_LISTING) },
-  banner: { js: "import { createRequire as __hashlineRequire } from 'node:module'; const require = __hashlineRequire(import.meta.url);" },
+  // every file of the CLI first imports the Node.js version check (bundled below), so an older Node is refused before any chunk runs
+  banner: { js: `import './${NODE_CHECK_FILE}'; import { createRequire as __hashlineRequire } from 'node:module'; const require = __hashlineRequire(import.meta.url);` },
   logLevel: 'warning',
   plugins: values['no-ajv'] ? [noAjv] : [],
 };
@@ -122,12 +124,13 @@ const bundleWorker = (entry, file, external = []) =>
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     minify: true,
     legalComments: 'none',
     external,
     logLevel: 'warning',
   });
 await bundleWorker('dist/io/sql/sql-worker-thread.js', SQL_WORKER_FILE, ['libpg-query']);
+await bundleWorker('dist/cli/node-check.js', NODE_CHECK_FILE);
 await bundleWorker('dist/http/tar/tar-read-thread.js', TAR_READ_FILE);
 process.stderr.write(`bundled ${values.split ? 'bin/hashline.mjs' : path.relative(repo, outfile)} in ${Date.now() - started} ms\n`);

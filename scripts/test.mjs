@@ -1,5 +1,5 @@
-// Runs the node:test suite on the TypeScript sources (through tsx). Node 20's runner has no globs,
-// so this finds the files: every *.test.ts under test/, or under the folders/files given.
+// Runs the node:test suite on the TypeScript sources (through tsx). It finds the files itself (one
+// list on every Node): every *.test.ts under test/, or under the folders/files given.
 // - The end-to-end tests drive the built bin (test/helpers/cli.ts): a bin older than src/ is
 //   built first.
 // - Files run HASHLINE_TEST_CONCURRENCY at a time (default 4: most files wait on processes,

@@ -2,7 +2,8 @@
 // 1. fs_edit p50 over MCP stdio (a 3-hunk edit of a 2,000-line file) with the SQLite history
 //    against the same server with `--history memory`, alternated A B A B (goal: ≤ 1.25×).
 // 2. The commit cost in process: recording a new 2,000-line version (hash, encode, insert, commit)
-//    and marking its lines seen, against the in-memory history.
+//    and marking its lines seen, against the in-memory history; the commit also on better-sqlite3
+//    (the same runner and SQL) when it is installed (better-sqlite3.ts says where it is looked for).
 // 3. 100,000 versions across 1,000 files (plus one file with 1,000 versions): the store's size and
 //    the query times the console and the CLI need (feed page, cursor, timelines, content, the change
 //    probe, a cold window load, retention).
@@ -20,6 +21,7 @@ import { SnapshotStore } from '../../src/core/history/snapshot-store.js';
 import { DurableHistory } from '../../src/io/history/durable-history.js';
 import { openHistory } from '../../src/io/history/open-history.js';
 import { linesText } from '../lib/fixtures.js';
+import { loadBetterSqlite3 } from './better-sqlite3.js';
 import { connectStdio, okText, type McpSide } from '../lib/mcp.js';
 import { alternate, median, percentile } from '../lib/stats.js';
 
@@ -89,6 +91,11 @@ async function timeEachAsync(n: number, fn: (i: number) => Promise<unknown>): Pr
 async function commitBench(work: string): Promise<void> {
   const state = path.join(work, 'commit-state');
   const durable = await openHistory(DEFAULT_HISTORY, { realRoot: '/bench/commit', stateDir: state, background: false });
+  // the same store, SQL and runner on better-sqlite3, when it is installed (it is no dependency)
+  const better = loadBetterSqlite3();
+  const beside = 'error' in better
+    ? undefined
+    : await openHistory(DEFAULT_HISTORY, { realRoot: '/bench/commit', stateDir: path.join(work, 'commit-state-better'), background: false, loadSqlite: () => better });
   const memory = new SnapshotStore();
   const base = linesText(2000);
   const lines = Array.from({ length: 2000 }, (_, i) => i + 1);
@@ -110,12 +117,23 @@ async function commitBench(work: string): Promise<void> {
     return { rec: median(rec.slice(20)), commit: median(commit.slice(20)) };
   };
   run(durable, 'warm');
+  if (beside) run(beside, 'warm');
+  // alternated, so that both meet the same load of the machine
   const d = run(durable, 'd');
+  const b = beside ? run(beside, 'b') : undefined;
+  const d2 = run(durable, 'd2');
+  const b2 = beside ? run(beside, 'b2') : undefined;
   const m = run(memory, 'm');
-  figure('record a new 2,000-line version and its seen lines, SQLite p50 (hash, encode, queue)', ms(d.rec));
+  const both = (x: number, y: number) => (x + y) / 2;
+  figure('record a new 2,000-line version and its seen lines, SQLite p50 (hash, encode, queue)', ms(both(d.rec, d2.rec)));
   figure('the same, memory p50', ms(m.rec));
-  figure('commit of that call (one transaction, synchronous=NORMAL), SQLite p50', ms(d.commit));
+  figure('commit of that call (one transaction, synchronous=NORMAL), node:sqlite p50', ms(both(d.commit, d2.commit)));
+  figure(
+    'the same commit on better-sqlite3 (same SQL and runner), p50',
+    b && b2 ? ms(both(b.commit, b2.commit)) : `not measured: better-sqlite3 unavailable (${(better as { error: string }).error})`,
+  );
   await durable.close();
+  await beside?.close();
 }
 
 function fileText(f: number, v: number): string {

@@ -4,11 +4,11 @@
 // replay of recorded replies by a bare SDK server (replay-server.mjs).
 
 import { closeSync, fsync, fsyncSync, mkdirSync, open, openSync, rename, renameSync, writeFileSync, writeSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { loadSqliteModule, type SqliteConnection } from '../../src/io/history/node-sqlite.js';
 import { connectStdio, okText, type McpSide } from './mcp.js';
 
 /** Replaces `file` by `bytes` as an atomic durable writer does; returns the ms it took. */
@@ -26,24 +26,17 @@ export function durableReplaceMs(file: string, bytes: Uint8Array): number {
   return performance.now() - t;
 }
 
-interface Db {
-  pragma(s: string): unknown;
-  exec(s: string): void;
-  prepare(s: string): { run(...a: unknown[]): unknown };
-  transaction(fn: () => void): { immediate(): void };
-  close(): void;
-}
-
-/** One SQLite store in WAL mode with synchronous=NORMAL, as the history store opens it. */
+/** One SQLite store (node:sqlite) in WAL mode with synchronous=NORMAL, as the history store opens it. */
 export class HistoryCommitFloor {
-  private readonly db: Db;
+  private readonly db: SqliteConnection;
   private n = 0;
   constructor(work: string) {
     mkdirSync(work, { recursive: true });
-    const Database = createRequire(import.meta.url)('better-sqlite3') as new (f: string) => Db;
-    this.db = new Database(path.join(work, 'floor-history.sqlite'));
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+    const sqlite = loadSqliteModule();
+    if ('error' in sqlite) throw new Error(sqlite.error);
+    this.db = sqlite.open(path.join(work, 'floor-history.sqlite'));
+    this.db.exec('PRAGMA journal_mode = WAL');
+    this.db.exec('PRAGMA synchronous = NORMAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS blobs (sha TEXT PRIMARY KEY, data BLOB NOT NULL)');
     this.db.exec('CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY AUTOINCREMENT, sha TEXT NOT NULL, time INTEGER NOT NULL)');
     this.db.exec('DELETE FROM blobs; DELETE FROM log');
@@ -55,10 +48,10 @@ export class HistoryCommitFloor {
     const blob = this.db.prepare('INSERT INTO blobs (sha, data) VALUES (?, ?)');
     const log = this.db.prepare('INSERT INTO log (sha, time) VALUES (?, ?)');
     const t = performance.now();
-    this.db.transaction(() => {
-      blob.run(key, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-      log.run(key, Date.now());
-    }).immediate();
+    this.db.exec('BEGIN IMMEDIATE');
+    blob.all(key, bytes);
+    log.all(key, Date.now());
+    this.db.exec('COMMIT');
     return performance.now() - t;
   }
 

@@ -2,7 +2,7 @@
 // call a model through the AI SDK rather than over MCP. Each is a `tool()` with the tool's
 // description and the input schema tools/list sends (validated by the tool's own zod schema); it runs through callTool on the engine, and the model reads what an
 // MCP client's model would: the text block of the hashline family, the envelope JSON of the
-// boundary family. `ai` is an optional peer dependency (major 6, which runs on Node 20).
+// boundary family. `ai` is an optional peer dependency (major 7; 6 works too).
 
 import { jsonSchema, tool, type Tool } from 'ai';
 import { callTool, type ToolReply } from '../api/call-tool.js';

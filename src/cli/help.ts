@@ -2,6 +2,7 @@
 // commands so printing help loads none of them.
 
 import { VERSION } from '../version.js';
+import { NODE_SUPPORTED } from './node-support.js';
 
 const ENGINE = `Where files may be read and written:
   --root DIR            the project folder: every path is relative to it or absolute inside it
@@ -45,7 +46,7 @@ The root is the folder the tools may touch. For mcp without --root, the client's
 decide; without either, the working directory. A server (mcp, serve) refuses / and the home
 directory unless --root names them; read, edit, hash, rollback and history, which a person runs,
 take the working directory as it is.
-Run \`hashline COMMAND --help\` for the flags of a command.
+Run \`hashline COMMAND --help\` for the flags of a command. Runs on ${NODE_SUPPORTED}.
 `,
   mcp: `Usage: hashline mcp [--root DIR] [--allow PATH]... [--block PATH]... [--read-allow PATH]...
                     [--read-block PATH]... [--unrestricted-file-access] [--config FILE] [--tools LIST]
@@ -125,8 +126,8 @@ Exit status: 0 listed, 1 refused, 2 usage.
   lang: `Usage: hashline lang list | add NAME... | remove NAME...
 
 Grammars give symbols, outlines, references and structural rewrites their languages. TypeScript,
-JavaScript, TSX, HTML and CSS are built in; Python, Rust, Go, JSON, YAML, TOML, Bash and Markdown
-are installed with hashline. \`add\` installs others (swift, kotlin, java, ...) with npm into
+JavaScript, TSX, HTML and CSS are built in; Python, Go, JSON, YAML, TOML and Markdown are
+installed with hashline. \`add\` installs others (rust, bash, swift, java, ...) with npm into
 $HASHLINE_GRAMMAR_DIR, else $XDG_DATA_HOME/hashline/grammars, else ~/.local/share/hashline/grammars,
 where every hashline of this user finds them (global, npx or project installs). A running server
 sees a grammar added after it started once it is restarted.

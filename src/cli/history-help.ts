@@ -1,7 +1,7 @@
 // The line --help adds about the history on this machine: whether the default durable store
-// (better-sqlite3's native module) can load here, or what a server will fall back to.
+// (node:sqlite, built into Node 22.13 and later) is here, or what a server will fall back to.
 
-import { loadSqliteModule } from '../io/history/sqlite-runner.js';
+import { loadSqliteModule } from '../io/history/node-sqlite.js';
 
 export function historyHelpLine(): string {
   const m = loadSqliteModule();

@@ -3,6 +3,8 @@
 // statuses: 2 for usage errors and failed starts of a server, 1 for a refusal of a command for
 // people and scripts (read, edit, hash, rollback).
 
+// first: an older Node.js is refused before any other module loads
+import './node-check.js';
 import { isHashlineError } from '../core/errors/errors.js';
 import { VERSION } from '../version.js';
 import { helpFor, HELP } from './help.js';

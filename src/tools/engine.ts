@@ -14,7 +14,7 @@ import { ConfigSource, DEFAULT_CONFIG_NAME, type ConfigState } from '../io/guard
 import { LockManager } from '../io/locks/file-lock.js';
 import { openHistory } from '../io/history/open-history.js';
 import { stateDirFor } from '../io/history/history-file.js';
-import type { SqliteModule } from '../io/history/sqlite-runner.js';
+import type { SqliteModule } from '../io/history/node-sqlite.js';
 import { PathGuard } from '../io/guard/path-guard.js';
 import { SqlValidator } from '../io/sql/sql-worker.js';
 import path from 'node:path';
@@ -52,7 +52,7 @@ export interface Engine {
 export interface EngineOptions {
   /** The parent of hashline's state directory, where a durable history is kept (default $XDG_STATE_HOME, else ~/.local/state). */
   stateDir?: string;
-  /** Loads better-sqlite3 (tests inject a failing loader). */
+  /** Loads node:sqlite (tests inject a failing loader). */
   loadSqlite?: () => SqliteModule | { error: string };
   /** Where the history's one-line reports go (default: stderr). */
   report?: (message: string) => void;

@@ -5,15 +5,13 @@
 
 import { createHash } from 'node:crypto';
 import { promises as fsp, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { connect, textOf, type Session } from '../lib/hashline.js';
 import type { StressPlan } from '../lib/scale.js';
 import { versionText } from '../lib/versions.js';
 import { historyStoreFor } from '../../src/io/history/history-file.js';
-
-const nodeRequire = createRequire(import.meta.url);
+import { loadSqliteModule } from '../../src/io/history/node-sqlite.js';
 
 export interface HistoryKillReport {
   trials: number;
@@ -95,12 +93,11 @@ export async function historyKill(plan: StressPlan): Promise<HistoryKillReport> 
     // a fresh look at the store, as the next server would open it
     const realRoot = await fsp.realpath(root);
     const file = historyStoreFor(realRoot, state);
-    const Database = nodeRequire('better-sqlite3') as new (f: string, o?: object) => {
-      prepare(sql: string): { get(...a: unknown[]): unknown; pluck(): { get(...a: unknown[]): unknown } };
-      close(): void;
-    };
-    const db = new Database(file, { timeout: 10_000 });
-    const integrity = String(db.prepare('PRAGMA integrity_check').pluck().get());
+    const sqlite = loadSqliteModule();
+    if ('error' in sqlite) throw new Error(sqlite.error);
+    const db = sqlite.open(file);
+    db.exec('PRAGMA busy_timeout = 10000');
+    const integrity = String(db.prepare('PRAGMA integrity_check').all()[0]?.integrity_check);
     const has = db.prepare(
       "SELECT count(*) AS n FROM versions v JOIN blobs b ON b.sha256 = v.sha256 WHERE v.path = ? AND v.sha256 = ? AND v.op = 'made'",
     );
@@ -108,7 +105,7 @@ export async function historyKill(plan: StressPlan): Promise<HistoryKillReport> 
     let missing = 0;
     for (const key of acknowledged) {
       const [f, text] = key.split('\u0000') as [string, string];
-      const n = Number((has.get(path.join(realRoot, f), sha(text)) as { n: number }).n);
+      const n = Number(has.all(path.join(realRoot, f), sha(text))[0]!.n);
       if (n === 0) {
         missing++;
         if (missingSamples.length < 5) missingSamples.push(`${f} ${text.slice(0, 40)}…`);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { asSchema, generateText, stepCountIs } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import { MockLanguageModelV4 } from 'ai/test';
 import { aiSdkTools } from '../../src/ai/ai-sdk.js';
 import { createEngine } from '../../src/api/create-engine.js';
 import { toolListing } from '../../src/mcp/tool-listing.js';
@@ -20,7 +20,7 @@ type Call = { toolName: string; input: unknown };
 function scripted(calls: Call[]) {
   let step = 0;
   const seen: unknown[] = [];
-  const model = new MockLanguageModelV3({
+  const model = new MockLanguageModelV4({
     doGenerate: async (options) => {
       seen.push(options.prompt);
       const call = calls[step++];

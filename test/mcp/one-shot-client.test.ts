@@ -95,10 +95,10 @@ test('with --history memory the next process does not know the tag; the refusal 
   assert.equal(await fsp.readFile(path.join(sb.root, 'a.txt'), 'utf8'), 'one\n');
 });
 
-test('a server whose native SQLite module cannot load starts on memory and says so on stderr, once', async () => {
+test('a server whose Node has no SQLite starts on memory and says so on stderr, once', async () => {
   sb = await makeSandbox({ 'a.txt': 'one\n' });
-  const saved = process.env.HASHLINE_SQLITE_BINDING;
-  process.env.HASHLINE_SQLITE_BINDING = path.join(sb.base, 'no-such-addon.node');
+  const saved = process.env.HASHLINE_SQLITE_MODULE;
+  process.env.HASHLINE_SQLITE_MODULE = 'node:no-such-sqlite';
   try {
     const s = await connectMcp(['--root', sb.root]);
     try {
@@ -112,7 +112,7 @@ test('a server whose native SQLite module cannot load starts on memory and says 
       await s.close();
     }
   } finally {
-    if (saved === undefined) delete process.env.HASHLINE_SQLITE_BINDING;
-    else process.env.HASHLINE_SQLITE_BINDING = saved;
+    if (saved === undefined) delete process.env.HASHLINE_SQLITE_MODULE;
+    else process.env.HASHLINE_SQLITE_MODULE = saved;
   }
 });

@@ -36,7 +36,7 @@ function mcpStartFiles(dir: string): Set<string> {
   const walk = (f: string) => {
     if (seen.has(f)) return;
     seen.add(f);
-    for (const m of readFileSync(path.join(dir, f), 'utf8').matchAll(/(?:from|import)\s*"\.\/([^"]+\.mjs)"/g)) walk(m[1]!);
+    for (const m of readFileSync(path.join(dir, f), 'utf8').matchAll(/(?:from|import)\s*["']\.\/([^"']+\.mjs)["']/g)) walk(m[1]!);
   };
   walk('hashline.mjs');
   const mcp = /import\("\.\/(hashline-mcp-command-[^"]+\.mjs)"\)/.exec(readFileSync(path.join(dir, 'hashline.mjs'), 'utf8'));
@@ -59,12 +59,13 @@ test('a start of `hashline mcp` from the bin loads no tool module nor what only 
   }
 });
 
-test('a start of `hashline mcp` from the bin loads 4 files: the entry, the mcp command and two shared chunks', () => {
+test('a start of `hashline mcp` from the bin loads 5 files: the Node.js version check, the entry, the mcp command and two shared chunks', () => {
   const dir = path.join(REPO, 'bin');
   assert.ok(existsSync(path.join(dir, 'hashline.mjs')), 'bin/hashline.mjs is missing: run `npm run build`');
   const start = mcpStartFiles(dir);
   // each ES module file a start loads costs a resolve, a read and a compile (27 files before the chunks were merged)
-  assert.ok(start.size <= 4, `a start loads ${start.size} files: ${[...start].join(', ')}`);
+  assert.ok(start.has('hashline-node-check.mjs'), 'the entry imports the Node.js version check');
+  assert.ok(start.size <= 5, `a start loads ${start.size} files: ${[...start].join(', ')}`);
   // the tools stay out of it: their chunks are more than the start's
   assert.ok(readdirSync(dir).filter((f) => f.endsWith('.mjs')).length > start.size + 10);
 });

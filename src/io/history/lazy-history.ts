@@ -1,6 +1,6 @@
 // A history store opened on the first call that needs it, so a server answers `initialize` and
 // `tools/list` without building it (the store object, its runner, retention's timers, the
-// migration of 0.1's JSON history, better-sqlite3's JavaScript and the database file all wait for
+// migration of 0.1's JSON history and the database file all wait for
 // the first tool that records or asks). open-history.ts decides at start everything a start
 // reports (the store asked for, a fallback to memory and its warning), so what `status()` says
 // before the first use is what the opened store says after it. Opening is synchronous: two

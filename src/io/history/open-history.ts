@@ -1,6 +1,6 @@
 // Chooses and opens the history a root's engine records into (`--history`, `[history]`):
 // - `sqlite` (default): one file per root under the user's state directory, never inside the root;
-//   when better-sqlite3's native module cannot load, or the state directory is inside the root, the
+//   when node:sqlite is not in this Node, or the state directory is inside the root, the
 //   in-memory history with a one-line warning (on stderr and in `status()`), never a failed start;
 // - `postgres`: the fleet store; when it cannot be reached at start, the in-memory history with a warning;
 // - `memory`: the in-process window of the seed; `off`: nothing kept.
@@ -22,7 +22,8 @@ import { historyFileFor, historyStoreFor, readLegacyHistory } from './history-fi
 import { DurableHistory, newBatchId, type Runner } from './durable-history.js';
 import type { Retention } from './history-queries.js';
 import { LazyHistory } from './lazy-history.js';
-import { loadSqliteModule, SqliteRunner, type SqliteModule } from './sqlite-runner.js';
+import { loadSqliteModule, type SqliteModule } from './node-sqlite.js';
+import { SqliteRunner } from './sqlite-runner.js';
 
 export interface OpenHistoryOptions {
   readonly realRoot: string;
@@ -30,7 +31,7 @@ export interface OpenHistoryOptions {
   readonly stateDir?: string | undefined;
   /** Where one-line reports go (default: stderr). */
   readonly report?: (message: string) => void;
-  /** Loads better-sqlite3 (tests inject a failing loader). */
+  /** Loads node:sqlite (tests inject a failing loader). */
   readonly loadSqlite?: () => SqliteModule | { error: string };
   /** Runs retention in the background (default true). */
   readonly background?: boolean;

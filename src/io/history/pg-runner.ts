@@ -17,6 +17,16 @@ const SCHEMA_LOCK = 0x6861_7368; // "hash"
 /** Held by every write transaction until it ends: ids commit in id order. */
 export const LOG_ORDER_LOCK = 0x6c6f_6721; // "log!"
 
+/** The `pg` package: an optional peer dependency, installed by those who keep the history in PostgreSQL. */
+async function loadPg(): Promise<typeof import('pg')['default']> {
+  try {
+    return (await import('pg')).default;
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND' || !/'pg'/.test((e as Error).message)) throw e;
+    throw new Error('the `pg` package is not installed: add it beside hashline (`npm install pg`, or `npx -p hashline -p pg hashline ...`)');
+  }
+}
+
 /** `?` → `$1, $2 ...` (the queries hold no `?` inside strings). */
 function numbered(sql: string): string {
   let n = 0;
@@ -42,7 +52,7 @@ export class PgRunner implements Runner {
   }
 
   static async connect(url: string): Promise<PgRunner> {
-    const pg = (await import('pg')).default;
+    const pg = await loadPg();
     // BIGINT columns (ids, times, sizes) fit in a double: read them as numbers, not strings
     const types = { getTypeParser: (oid: number, format?: string) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) };
     const pool = new pg.Pool({ connectionString: url, max: 4, idleTimeoutMillis: 10_000, types: types as never });

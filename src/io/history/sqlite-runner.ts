@@ -1,4 +1,4 @@
-// The SQLite store through better-sqlite3 (a native module, synchronous): one file per root, mode
+// The SQLite store through node:sqlite (built into Node, synchronous): one file per root, mode
 // 0600, in WAL mode with synchronous=NORMAL (a commit survives a crash of the process; a power loss
 // can take the last commits back; `--durability fsync` asks for FULL) and a busy timeout, so several processes (an MCP server per client
 // plus `hashline serve`) share it. Opened on first use, so a server answers its first messages
@@ -6,62 +6,21 @@
 // emptied in place) and reported; a fresh store is started beside it.
 
 import { closeSync, existsSync, fchmodSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, constants } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { checkSchema, schemaStatements, type Op, type Query, type Row } from './history-sql.js';
 import type { Runner } from './runner.js';
-import { findSqliteAddon, loadAddon } from './sqlite-addon.js';
+import type { SqliteConnection, SqliteModule, SqliteStatement } from './node-sqlite.js';
 
-const nodeRequire = createRequire(import.meta.url);
-
-/** The parts of better-sqlite3 used here. */
-interface Statement {
-  readonly reader: boolean;
-  all(...params: unknown[]): Row[];
-  run(...params: unknown[]): unknown;
-  pluck(): Statement;
-  get(...params: unknown[]): unknown;
-}
-interface Database {
-  prepare(sql: string): Statement;
-  exec(sql: string): void;
-  pragma(sql: string, options?: { simple?: boolean }): unknown;
-  transaction<F extends (...a: never[]) => unknown>(fn: F): F & { immediate: F; deferred: F };
-  close(): void;
-}
-type DatabaseConstructor = new (file: string, options: { nativeBinding?: unknown; timeout?: number }) => Database;
-
-export interface SqliteModule {
-  readonly Database: DatabaseConstructor;
-  readonly addon: unknown;
-}
-
-/**
- * Loads better-sqlite3's native addon now (about a millisecond, found and loaded by sqlite-addon.ts;
- * its JavaScript loads on first use). HASHLINE_SQLITE_BINDING names another compiled addon (a
- * path); a path that does not load makes the module unavailable, which is how the fallback to
- * memory is tested.
- */
-export function loadSqliteModule(env: NodeJS.ProcessEnv = process.env): SqliteModule | { error: string } {
-  try {
-    const addon = loadAddon(env.HASHLINE_SQLITE_BINDING || findSqliteAddon());
-    let ctor: DatabaseConstructor | undefined;
-    return {
-      addon,
-      get Database() {
-        return (ctor ??= nodeRequire('better-sqlite3') as DatabaseConstructor);
-      },
-    };
-  } catch (e) {
-    return { error: (e as Error).message.split('\n')[0]! };
-  }
-}
-
-const CORRUPT_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_VTAB']);
-
+/** SQLite's result codes for a damaged file: SQLITE_CORRUPT (11, and its extended codes) and SQLITE_NOTADB (26). */
 function isCorruption(e: unknown): boolean {
-  const code = (e as { code?: unknown })?.code;
-  return typeof code === 'string' && (CORRUPT_CODES.has(code) || code.startsWith('SQLITE_CORRUPT'));
+  const errcode = (e as { errcode?: unknown })?.errcode;
+  return typeof errcode === 'number' && ((errcode & 0xff) === 11 || (errcode & 0xff) === 26);
+}
+
+/** The value of a pragma that answers one row of one column. */
+function pragmaValue(db: SqliteConnection, pragma: string): unknown {
+  const row = db.prepare(`PRAGMA ${pragma}`).all()[0];
+  return row === undefined ? undefined : Object.values(row)[0];
 }
 
 /** Creates the file owner-only (before SQLite does with the umask's mode) and keeps it so. */
@@ -86,10 +45,9 @@ export function moveAside(file: string, now = new Date()): string {
 
 export class SqliteRunner implements Runner {
   readonly dialect = 'sqlite' as const;
-  private handle: Database | undefined;
-  private readonly stmts = new Map<string, Statement>();
-  private dataVersion: Statement | undefined;
-  private tx: (((o: () => Op<unknown>) => unknown) & { immediate: (o: () => Op<unknown>) => unknown; deferred: (o: () => Op<unknown>) => unknown }) | undefined;
+  private handle: SqliteConnection | undefined;
+  private readonly stmts = new Map<string, SqliteStatement>();
+  private dataVersion: SqliteStatement | undefined;
 
   constructor(
     readonly location: string,
@@ -104,22 +62,23 @@ export class SqliteRunner implements Runner {
     return `${this.location}.check`;
   }
 
-  private openOnce(): Database {
+  private openOnce(): SqliteConnection {
     prepareFile(this.location);
-    const db = new this.module.Database(this.location, { nativeBinding: this.module.addon, timeout: 10_000 });
+    const db = this.module.open(this.location);
     try {
-      db.pragma('journal_mode = WAL');
-      db.pragma(this.fullSync ? 'synchronous = FULL' : 'synchronous = NORMAL');
+      // first, so that what follows waits for another process's lock instead of failing
+      db.exec('PRAGMA busy_timeout = 10000');
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec(this.fullSync ? 'PRAGMA synchronous = FULL' : 'PRAGMA synchronous = NORMAL');
       if (existsSync(this.checkMarker)) {
-        const result = db.pragma('quick_check', { simple: true });
-        if (result !== 'ok') throw Object.assign(new Error(`integrity check: ${String(result)}`), { code: 'SQLITE_CORRUPT' });
+        const result = pragmaValue(db, 'quick_check');
+        if (result !== 'ok') throw Object.assign(new Error(`integrity check: ${String(result)}`), { errcode: 11 });
         rmSync(this.checkMarker, { force: true });
       }
-      const setup = db.transaction(() => {
+      transaction(db, true, () => {
         for (const s of schemaStatements('sqlite')) db.exec(s);
         this.execIn(db, () => checkSchema());
       });
-      setup.immediate();
       return db;
     } catch (e) {
       db.close();
@@ -128,7 +87,7 @@ export class SqliteRunner implements Runner {
     }
   }
 
-  private db(): Database {
+  private db(): SqliteConnection {
     if (this.handle) return this.handle;
     try {
       this.handle = this.openOnce();
@@ -139,23 +98,20 @@ export class SqliteRunner implements Runner {
       this.report(`history store ${this.location} is damaged (${(e as Error).message}); moved aside to ${aside}, starting a new one`);
       this.handle = this.openOnce();
     }
-    this.dataVersion = this.handle.prepare('PRAGMA data_version').pluck();
+    this.dataVersion = this.handle.prepare('PRAGMA data_version');
     return this.handle;
   }
 
-  private query(db: Database, q: Query): Row[] {
+  private query(db: SqliteConnection, q: Query): Row[] {
     let st = this.stmts.get(q.sql);
     if (!st) {
       st = db.prepare(q.sql);
       this.stmts.set(q.sql, st);
     }
-    const params = q.params.map((p) => (p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p));
-    if (st.reader) return st.all(...params);
-    st.run(...params);
-    return [];
+    return st.all(...q.params);
   }
 
-  private execIn<T>(db: Database, op: () => Op<T>): T {
+  private execIn<T>(db: SqliteConnection, op: () => Op<T>): T {
     const gen = op();
     let step = gen.next();
     while (!step.done) step = gen.next(this.query(db, step.value));
@@ -165,8 +121,7 @@ export class SqliteRunner implements Runner {
   runSync<T>(op: () => Op<T>, write: boolean): T {
     const db = this.db();
     try {
-      this.tx ??= db.transaction((o: () => Op<unknown>) => this.execIn(db, o));
-      return (write ? this.tx.immediate(op) : this.tx.deferred(op)) as T;
+      return transaction(db, write, () => this.execIn(db, op));
     } catch (e) {
       if (isCorruption(e)) {
         try {
@@ -185,7 +140,7 @@ export class SqliteRunner implements Runner {
 
   stamp(): number {
     this.db();
-    return Number(this.dataVersion!.get());
+    return Number(Object.values(this.dataVersion!.all()[0]!)[0]);
   }
 
   fileBytes(): number {
@@ -203,8 +158,28 @@ export class SqliteRunner implements Runner {
   async close(): Promise<void> {
     const db = this.handle;
     this.handle = undefined;
-    this.tx = undefined;
+    this.dataVersion = undefined;
     this.stmts.clear();
     db?.close();
+  }
+}
+
+/**
+ * Runs `body` in one transaction: IMMEDIATE for a write (the write lock is taken at BEGIN, so a
+ * busy store is waited for there, never at COMMIT), DEFERRED for a read (one snapshot).
+ */
+function transaction<T>(db: SqliteConnection, write: boolean, body: () => T): T {
+  db.exec(write ? 'BEGIN IMMEDIATE' : 'BEGIN DEFERRED');
+  try {
+    const result = body();
+    db.exec('COMMIT');
+    return result;
+  } catch (e) {
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      // SQLite has already rolled back (some errors end the transaction themselves)
+    }
+    throw e;
   }
 }

@@ -1,6 +1,6 @@
 // The SQLite history on a real file: versions and rollback survive a restart, the file is private
 // and outside the root, content is stored once, the log says who changed what, a damaged file is
-// moved aside (never emptied in place), a missing native module falls back to memory with a
+// moved aside (never emptied in place), a Node without node:sqlite falls back to memory with a
 // warning, and the legacy JSON history is migrated once.
 
 import assert from 'node:assert/strict';
@@ -154,14 +154,14 @@ test('a damaged store is moved aside and reported, and a new one is started', as
   assert.deepEqual(e.history.versions(real).map((v) => v.text), ['x\n']);
 });
 
-test('without the native module the server starts on the in-memory history, with a one-line warning', async () => {
+test('without node:sqlite the server starts on the in-memory history, with a one-line warning', async () => {
   const reports: string[] = [];
-  const { open } = await setup({ 'a.txt': 'x\n' }, {}, { loadSqlite: () => ({ error: 'cannot load better_sqlite3.node' }), report: (m) => reports.push(m) });
+  const { open } = await setup({ 'a.txt': 'x\n' }, {}, { loadSqlite: () => ({ error: 'node:sqlite is not in Node v22.5.0; Node 22.13 or later has it' }), report: (m) => reports.push(m) });
   const e = await open();
   const status = e.history.status();
   assert.equal(status.backend, 'memory');
   assert.equal(status.durable, false);
-  assert.match(status.warning!, /SQLite history unavailable \(cannot load better_sqlite3.node\); using the in-memory history/);
+  assert.match(status.warning!, /SQLite history unavailable \(node:sqlite is not in Node v22.5.0; Node 22.13 or later has it\); using the in-memory history/);
   assert.deepEqual(reports, [status.warning]);
   assert.ok(!status.warning!.includes('\n'));
   // and the tools work

@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -13,6 +12,7 @@ import { DEFAULT_HISTORY } from '../../../src/core/history/history-settings.js';
 import { historyStoreFor } from '../../../src/io/history/history-file.js';
 import { openHistory } from '../../../src/io/history/open-history.js';
 import { REPO } from '../../helpers/mcp-client.js';
+import { loadSqliteModule } from '../../../src/io/history/node-sqlite.js';
 
 const WRITER = path.join(REPO, 'test/fixtures/scripts/history-writer.ts');
 
@@ -45,9 +45,10 @@ test('three processes write one store at once: every version is there, integrity
     }
     assert.equal(h.versions(`${root}/shared.txt`).length, 10);
     await h.close();
-    const Database = createRequire(import.meta.url)('better-sqlite3') as new (f: string) => { pragma(s: string, o: object): unknown; close(): void };
-    const db = new Database(historyStoreFor(root, state));
-    assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+    const sqlite = loadSqliteModule();
+    assert.ok(!('error' in sqlite));
+    const db = sqlite.open(historyStoreFor(root, state));
+    assert.deepEqual({ ...db.prepare('PRAGMA integrity_check').all()[0] }, { integrity_check: 'ok' });
     db.close();
   } finally {
     rmSync(state, { recursive: true, force: true });
