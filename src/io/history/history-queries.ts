@@ -87,6 +87,13 @@ export function* timeline(rootId: number, path: string, before: number | undefin
   return rows.map(entryOf);
 }
 
+/** The path `path` was renamed from, when that rename is the newest entry logged at `path`. */
+export function* renamedFrom(rootId: number, path: string): Op<string | undefined> {
+  const rows = yield q('SELECT op, detail FROM versions WHERE root_id = ? AND path = ? ORDER BY id DESC LIMIT 1', rootId, path);
+  const r = rows[0];
+  return r !== undefined && r.op === 'rename' && r.detail !== null && r.detail !== undefined ? String(r.detail) : undefined;
+}
+
 export function* contentOf(id: number): Op<{ entry: LogEntry; bytes: Uint8Array } | undefined> {
   const rows = yield q(`SELECT ${COLUMNS}, b.data FROM versions v JOIN roots r ON r.id = v.root_id JOIN blobs b ON b.sha256 = v.sha256 WHERE v.id = ?`, id);
   const r = rows[0];

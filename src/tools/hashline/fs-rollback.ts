@@ -2,7 +2,8 @@
 // durable store every earlier session's and process's too; see
 // core/rollback/restore-plan.ts for the rules). Writes with the current disk's BOM and line ending
 // (LF and no BOM for a deleted file, which is recreated), under the file lock; records the replaced
-// disk text first so that `replaced_hash` undoes the restore.
+// disk text first so that `replaced_hash` undoes the restore. A rename that is a file's last change is
+// undone by moving the file back (rollback-rename.ts).
 
 import * as z from 'zod';
 import { HashlineError, toHashlineError, type ErrorCode } from '../../core/errors/errors.js';
@@ -15,6 +16,7 @@ import { readAdmitted } from '../../io/guard/read-admission.js';
 import { loadTextFile, saveDoc, type LoadedFile } from '../../io/read/text-file.js';
 import { RollbackResultSchema, type RollbackResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
+import { undoRename } from './rollback-rename.js';
 
 const Input = z.strictObject({
   path: z.string().meta({ guide: 'file to restore, relative to the project root' }),
@@ -53,7 +55,8 @@ export const fsRollbackTool = defineTool({
     const display = rp.display;
     // a read-blocked file's tags are never shown (a 4-hex tag of a short secret gives it away)
     const hidden = !readAdmitted(engine.guard, rp);
-    const result = await engine.locks.withLocks(
+    // the last change was a rename (file_rename): "" or the tag on disk moves the file back
+    const result = (await undoRename(engine, rp, args.hash ?? '', call.signal)) ?? await engine.locks.withLocks(
       [rp.real],
       async (): Promise<RollbackResult> => {
         await engine.history.load([rp.real]);
