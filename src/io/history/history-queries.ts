@@ -168,3 +168,22 @@ export function* applyRetention(rootId: number, r: Retention, now: number): Op<n
   }
   return removed;
 }
+
+export interface StoreSummary {
+  /** The roots the store keeps, by name (a SQLite store: the project's real path). */
+  readonly roots: Array<{ id: number; name: string }>;
+  readonly versions: number;
+  /** The time of the newest log entry (ms since the epoch); null when the log is empty. */
+  readonly newest: number | null;
+}
+
+/** What a store holds: its roots, its log's size and newest change (`hashline history --stores`). */
+export function* storeSummary(): Op<StoreSummary> {
+  const roots = yield q('SELECT id, name FROM roots ORDER BY id');
+  const log = yield q('SELECT count(*) AS n, max(time) AS t FROM versions');
+  return {
+    roots: roots.map((r) => ({ id: Number(r.id), name: String(r.name) })),
+    versions: Number(log[0]?.n ?? 0),
+    newest: num(log[0]?.t),
+  };
+}
