@@ -8,6 +8,9 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { mergeConfig } from '../../../src/core/config/config.js';
+import { createEngine } from '../../../src/tools/engine.js';
+import { makeSandbox } from '../../helpers/tmp-tree.js';
 import * as msg from '../../../src/core/messages/rollback.js';
 import { computeTag, formatHeader } from '../../../src/core/text/tag.js';
 import type { Engine } from '../../../src/tools/engine.js';
@@ -86,4 +89,20 @@ test('an old name taken since is refused and nothing moves', async () => {
   assert.equal(await fsp.readFile(a, 'utf8'), 'other\n');
   assert.equal(await fsp.readFile(b, 'utf8'), V2);
   await engine.history.close();
+});
+
+test('the in-memory history (--history memory) undoes a rename too', async () => {
+  const sb = await makeSandbox({ 'a.txt': V1 });
+  try {
+    const engine = await createEngine(mergeConfig({ root: sb.root, allow: [], block: [], readAllow: [], readBlock: [], history: 'memory' }));
+    assert.equal(engine.history.status().backend, 'memory');
+    await read(engine, 'a.txt');
+    await rename(engine, 'a.txt', 'b.txt', V1);
+    const r = await rollback(engine, 'b.txt');
+    assert.equal(r.structured.warning, msg.renameUndone('b.txt', 'a.txt'));
+    assert.equal(await fsp.readFile(path.join(sb.root, 'a.txt'), 'utf8'), V1);
+    await assert.rejects(fsp.stat(path.join(sb.root, 'b.txt')), { code: 'ENOENT' });
+  } finally {
+    await sb.cleanup();
+  }
 });
