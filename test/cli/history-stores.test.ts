@@ -37,7 +37,14 @@ before(async () => {
   state = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hashline-state-')));
   a = await makeSandbox({ 'x.txt': 'alpha\n', 'y.txt': 'why\n' });
   b = await makeSandbox({ 'x.txt': 'beta\n' });
-  await fill(a.root, 'alpha\n');
+  // project a's first entries are 40 days old (the time each entry records is Date.now() when recorded)
+  const realNow = Date.now;
+  Date.now = () => realNow() - 40 * 86_400_000;
+  try {
+    await fill(a.root, 'alpha\n');
+  } finally {
+    Date.now = realNow;
+  }
   await fill(b.root, 'beta\n');
 });
 after(async () => {
@@ -68,7 +75,8 @@ test('--stores lists every store with its project, file, size, versions and newe
   assert.equal(row.versions, 2);
   assert.equal(row.exists, true);
   assert.ok(row.bytes > 0);
-  assert.ok(Date.now() - Date.parse(row.newest!) < 600_000);
+  assert.ok(Date.now() - Date.parse(row.newest!) > 39 * 86_400_000);
+  assert.ok(Date.now() - Date.parse(rowOf(b.root)!.newest!) < 600_000);
 });
 
 test('usage errors exit 2 and change nothing', () => {
@@ -80,10 +88,9 @@ test('usage errors exit 2 and change nothing', () => {
 });
 
 test('--prune --older-than removes the root\'s older entries only; --max-bytes the oldest until the content fits', async () => {
-  await new Promise((r) => setTimeout(r, 1100));
   await fill(a.root, 'alpha\nmore\n');
   const before = rowOf(a.root)!.versions;
-  const r = cli('--prune', '--older-than', '1s', '--root', a.root);
+  const r = cli('--prune', '--older-than', '30d', '--root', a.root);
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, new RegExp(`^${a.root}: removed 2 entries \\(`));
   assert.equal(rowOf(a.root)!.versions, before - 2);
@@ -91,6 +98,11 @@ test('--prune --older-than removes the root\'s older entries only; --max-bytes t
   const sized = JSON.parse(cli('--prune', '--max-bytes', '1', '--root', b.root, '--json').out) as { pruned: Array<{ project: string; removed: number }> };
   assert.deepEqual(sized.pruned.map((p) => [p.project, p.removed > 0]), [[b.root, true]]);
   assert.ok(rowOf(b.root)!.versions < 2);
+  // with --stores: every store, each by its project
+  const all = cli('--prune', '--stores', '--older-than', '30d');
+  assert.equal(all.code, 0, all.err);
+  assert.deepEqual(all.out.trim().split('\n').map((l) => l.split(': ')[0]).sort(), [a.root, b.root].sort());
+  assert.match(all.out, /removed 0 entries/);
 });
 
 test('--forget says what it removes, removes only that store, and refuses when there is none', async () => {
