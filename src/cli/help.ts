@@ -113,12 +113,20 @@ directory). Without --to, the version before the current one.
 Exit status: 0 restored, 1 refused, 2 usage.
 `,
   history: `Usage: hashline history [PATH] [--json] [--limit N] [--show ID] [engine flags]
+       hashline history --stores [--json]
+       hashline history --prune [--stores] [--older-than AGE] [--max-bytes SIZE] [--root DIR]
+       hashline history --forget [PROJECT]
 
 Lists the versions of PATH in the durable history, newest first (without PATH: the root's recent
 changes), with the tool and client that made each. --show ID prints one version's content; a file
 the read policy refuses is listed without content.
   --limit N       at most N entries (default 50)
   --json          the entries as JSON
+  --stores        every project's store under the state directory: project, file, size,
+                  versions, newest change
+  --prune         removes entries older than AGE (30d, 12h, 2w) and the oldest until the
+                  stored content fits SIZE (500M, 2G): the root's store, or every store with --stores
+  --forget        removes the store of PROJECT (default: the root), after listing its files
 
 ${ENGINE}
 Exit status: 0 listed, 1 refused, 2 usage.

@@ -1,7 +1,8 @@
 // `hashline history [PATH] [--json] [--limit N] [--show ID]`: what the durable history holds. With
 // PATH, the versions of that file, newest first; without, the root's recent changes. `--show ID`
 // prints the content of one version (of PATH, when given). Paths go through the guard: a file the read policy
-// refuses is listed without content and `--show` refuses it. Exit 0 ok, 1 refused, 2 usage.
+// refuses is listed without content and `--show` refuses it. `--stores`, `--prune` and `--forget`
+// look at the stores of every project (history-stores.ts). Exit 0 ok, 1 refused, 2 usage.
 
 import { escapeControls } from '../core/text/terminal-safe.js';
 import type { ErrorCode } from '../core/errors/codes.js';
@@ -11,12 +12,18 @@ import { displayPath } from '../core/config/path-policy.js';
 import type { ResolvedPath } from '../io/guard/path-guard.js';
 import { createEngine, type Engine } from '../tools/engine.js';
 import { ENGINE_FLAGS, engineConfigFor, parseFlags } from './options.js';
+import { storesCommand } from './history-stores.js';
 import { usageError } from './usage.js';
 
 const HISTORY_FLAGS = {
   json: { type: 'boolean' },
   limit: { type: 'string' },
   show: { type: 'string' },
+  stores: { type: 'boolean' },
+  prune: { type: 'boolean' },
+  'older-than': { type: 'string' },
+  'max-bytes': { type: 'string' },
+  forget: { type: 'boolean' },
 } as const;
 
 /** A refusal with its code: `[code] message` on stderr, or `{ error: { code, message } }` with --json; exit 1. */
@@ -59,6 +66,23 @@ function row(engine: Engine, e: LogEntry, withPath: boolean): string {
 export async function historyCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseFlags('history', argv, { ...ENGINE_FLAGS, ...HISTORY_FLAGS }, true);
   if (positionals.length > 1) throw usageError('history', `history takes at most one PATH, got ${positionals.length}`);
+  const stores = values.stores === true;
+  const prune = values.prune === true;
+  const forget = values.forget === true;
+  if ((values['older-than'] !== undefined || values['max-bytes'] !== undefined) && !prune) throw usageError('history', '--older-than and --max-bytes go with --prune');
+  if (stores || prune || forget) {
+    if (prune && forget) throw usageError('history', '--prune and --forget are separate commands');
+    if (forget && stores) throw usageError('history', '--forget takes one project, not --stores');
+    if (values.show !== undefined || values.limit !== undefined) throw usageError('history', '--show and --limit do not go with --stores, --prune or --forget');
+    if (positionals.length > 0 && !forget) throw usageError('history', `--stores and --prune take no PATH, got \`${positionals[0]}\``);
+    return storesCommand({
+      stores, prune, forget, json: values.json === true,
+      olderThan: values['older-than'] as string | undefined,
+      maxBytes: values['max-bytes'] as string | undefined,
+      root: values.root as string | undefined,
+      project: positionals[0],
+    });
+  }
   const { config, configSource } = engineConfigFor(values, [(values.root as string | undefined) ?? process.cwd()]);
   const limit = positiveInt(values.limit, 'limit') ?? 50;
   const show = positiveInt(values.show, 'show');

@@ -62,7 +62,7 @@ export const CODES = {
   version_not_found: { meaning: 'the version is not in the rollback history', retryable: false },
   already_at_version: { meaning: 'the file is already at that version', retryable: false },
   no_previous_version: { meaning: 'there is no earlier version to restore', retryable: false },
-  modified_externally: { meaning: 'the file changed outside this session', retryable: false },
+  modified_externally: { meaning: 'the file holds a text the history does not know (changed outside hashline)', retryable: false },
 
   // compare-and-swap batches (the boundary family)
   stale_or_missing_hash: { meaning: 'an expectedSha256 is missing where one is required, or does not match the file (details.reason: missing, mismatch, unexpected)', retryable: true, next: 'file_hash' },

@@ -20,6 +20,7 @@ export function withOrigin(store: HistoryStore, origin: HistoryOrigin): HistoryS
     head: (path) => store.head(path),
     reanchor: (path, text, options = {}) => store.reanchor(path, text, { origin, ...options }),
     rename: (from, to, options = {}) => store.rename(from, to, { origin, ...options }),
+    ...(store.renamedFrom ? { renamedFrom: (path: string) => store.renamedFrom!(path) } : {}),
     keep: (path, bytes, options) => store.keep(path, bytes, { origin, ...options }),
     load: (paths) => store.load(paths),
     flush: () => store.flush(),

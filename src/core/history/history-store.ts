@@ -84,6 +84,8 @@ export interface HistoryStore {
   reanchor(path: string, text: string, options?: { origin?: HistoryOrigin | undefined }): void;
   /** Moves the history of `from` to `to` (a rename). */
   rename(from: string, to: string, options?: { origin?: HistoryOrigin | undefined }): void;
+  /** The path `path` was renamed from, when that rename is the last change logged at `path` (fs_rollback undoes it). */
+  renamedFrom?(path: string): Promise<string | undefined>;
   /**
    * Logs content the tools cannot see as a version (binary, or over the snapshot limit) so that a
    * durable store can give it back; `bytes` undefined logs a deletion. A no-op in memory.

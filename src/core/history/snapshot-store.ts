@@ -50,6 +50,8 @@ export function recordableText(text: string, limits: HistoryLimits): boolean {
 export class SnapshotStore implements HistoryStore {
   /** Insertion order is LRU order: the first key is the least recently used. */
   private readonly byPath = new Map<string, Version[]>();
+  /** Per path, the path it was renamed from, while that rename is its last change. */
+  private readonly renames = new Map<string, string>();
   readonly limits: HistoryLimits;
   private readonly warning: string | undefined;
 
@@ -98,6 +100,7 @@ export class SnapshotStore implements HistoryStore {
     if (!this.recordable(text)) return null;
     const versions = this.byPath.get(path) ?? [];
     const found = versions.find((v) => v.text === text);
+    if (!found || options.kind === 'made') this.renames.delete(path);
     if (found) {
       this.touch(path, versions);
       return found.tag;
@@ -143,8 +146,14 @@ export class SnapshotStore implements HistoryStore {
     this.touch(path, vs);
   }
 
+  async renamedFrom(path: string): Promise<string | undefined> {
+    return this.renames.get(path);
+  }
+
   /** Moves the history of `from` to `to` (a rename). */
   rename(from: string, to: string): void {
+    this.renames.delete(from);
+    this.renames.set(to, from);
     const vs = this.byPath.get(from);
     if (!vs) return;
     this.byPath.delete(from);

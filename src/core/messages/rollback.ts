@@ -49,3 +49,13 @@ export function restorePermissionDenied(path: string, reason: string): string {
 
 /** Said by a restore of a read-blocked file, whose reply carries no tag. */
 export const TAGS_HIDDEN = 'the file is read-blocked: its tags are not shown (file_hash and replaced_hash are empty)';
+
+/** Said by a rollback that undid a rename: the file went back to its old name. */
+export function renameUndone(from: string, to: string): string {
+  return `the last change of \`${from}\` was its rename from \`${to}\`: the rename is undone, the file is back at \`${to}\``;
+}
+
+/** A rename that cannot be undone: its old name is taken. */
+export function renameNotUndone(from: string, to: string): string {
+  return `the last change of \`${from}\` was its rename from \`${to}\`, but \`${to}\` exists now: nothing was moved (move or delete it first)`;
+}

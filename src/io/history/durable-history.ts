@@ -28,7 +28,7 @@ import {
   addSeen, anchorVersion, ensureRoot, logDeletion, recordVersion, renamePath, touchOp, type Op, type RecordFields,
 } from './history-sql.js';
 import { makeQuery } from './history-query-api.js';
-import type { Retention } from './history-queries.js';
+import { renamedFrom, type Retention } from './history-queries.js';
 import type { Runner } from './runner.js';
 import { HistoryCommits } from './history-commits.js';
 import { loadWindow, type StoredVersion, type Window } from './history-window.js';
@@ -312,6 +312,18 @@ export class DurableHistory implements HistoryStore {
     this.used(to, w);
     const time = Date.now();
     this.write([from, to], (root) => renamePath(root, from, to, options.origin, time));
+  }
+
+  async renamedFrom(path: string): Promise<string | undefined> {
+    if (this.failed) return undefined;
+    await this.flush();
+    try {
+      const root = this.sync ? this.root() : this.rootId!;
+      return await this.runner.run(() => renamedFrom(root, path), false);
+    } catch (e) {
+      this.fail(e);
+      return undefined;
+    }
   }
 
   keep(path: string, bytes: Uint8Array | undefined, options: { origin?: HistoryOrigin | undefined; kind: RecordKind }): void {

@@ -87,6 +87,13 @@ export function* timeline(rootId: number, path: string, before: number | undefin
   return rows.map(entryOf);
 }
 
+/** The path `path` was renamed from, when that rename is the newest entry logged at `path`. */
+export function* renamedFrom(rootId: number, path: string): Op<string | undefined> {
+  const rows = yield q('SELECT op, detail FROM versions WHERE root_id = ? AND path = ? ORDER BY id DESC LIMIT 1', rootId, path);
+  const r = rows[0];
+  return r !== undefined && r.op === 'rename' && r.detail !== null && r.detail !== undefined ? String(r.detail) : undefined;
+}
+
 export function* contentOf(id: number): Op<{ entry: LogEntry; bytes: Uint8Array } | undefined> {
   const rows = yield q(`SELECT ${COLUMNS}, b.data FROM versions v JOIN roots r ON r.id = v.root_id JOIN blobs b ON b.sha256 = v.sha256 WHERE v.id = ?`, id);
   const r = rows[0];
@@ -160,4 +167,23 @@ export function* applyRetention(rootId: number, r: Retention, now: number): Op<n
     yield q('DELETE FROM blobs WHERE NOT EXISTS (SELECT 1 FROM versions v WHERE v.sha256 = blobs.sha256) AND NOT EXISTS (SELECT 1 FROM heads h WHERE h.sha256 = blobs.sha256)');
   }
   return removed;
+}
+
+export interface StoreSummary {
+  /** The roots the store keeps, by name (a SQLite store: the project's real path). */
+  readonly roots: Array<{ id: number; name: string }>;
+  readonly versions: number;
+  /** The time of the newest log entry (ms since the epoch); null when the log is empty. */
+  readonly newest: number | null;
+}
+
+/** What a store holds: its roots, its log's size and newest change (`hashline history --stores`). */
+export function* storeSummary(): Op<StoreSummary> {
+  const roots = yield q('SELECT id, name FROM roots ORDER BY id');
+  const log = yield q('SELECT count(*) AS n, max(time) AS t FROM versions');
+  return {
+    roots: roots.map((r) => ({ id: Number(r.id), name: String(r.name) })),
+    versions: Number(log[0]?.n ?? 0),
+    newest: num(log[0]?.t),
+  };
 }

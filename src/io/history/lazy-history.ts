@@ -66,6 +66,10 @@ export class LazyHistory implements HistoryStore {
     this.live.reanchor(path, text, options);
   }
 
+  renamedFrom(path: string): Promise<string | undefined> {
+    return this.live.renamedFrom?.(path) ?? Promise.resolve(undefined);
+  }
+
   rename(from: string, to: string, options?: { origin?: HistoryOrigin | undefined }): void {
     this.live.rename(from, to, options);
   }

@@ -100,6 +100,16 @@ function scheduleRetention(history: DurableHistory, report: (m: string) => void)
   setInterval(run, 3_600_000).unref();
 }
 
+/**
+ * The runner of one existing SQLite store file, for `hashline history --stores | --prune | --forget`
+ * (store-catalog.ts): the same store code the engine uses, whichever SQLite module backs it.
+ */
+export function openStoreRunner(file: string, report: (message: string) => void = stderrReport): Runner | { error: string } {
+  const module = loadSqliteModule();
+  if ('error' in module) return { error: `SQLite history unavailable (${module.error})` };
+  return new SqliteRunner(file, module, report, false);
+}
+
 export async function openHistory(settings: HistorySettings, options: OpenHistoryOptions): Promise<HistoryStore> {
   const report = options.report ?? stderrReport;
   const limits = { ...DEFAULT_LIMITS, maxStoredBytes: settings.maxVersionBytes };

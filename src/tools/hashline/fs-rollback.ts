@@ -1,8 +1,9 @@
-// fs_rollback: restores a version of a file from the root's history (this session's, and with the
-// durable store every earlier session's and process's too; see
+// fs_rollback: restores a version of a file from the root's history (with the durable store, every
+// session's and process's; see
 // core/rollback/restore-plan.ts for the rules). Writes with the current disk's BOM and line ending
 // (LF and no BOM for a deleted file, which is recreated), under the file lock; records the replaced
-// disk text first so that `replaced_hash` undoes the restore.
+// disk text first so that `replaced_hash` undoes the restore. A rename that is a file's last change is
+// undone by moving the file back (rollback-rename.ts).
 
 import * as z from 'zod';
 import { HashlineError, toHashlineError, type ErrorCode } from '../../core/errors/errors.js';
@@ -15,6 +16,7 @@ import { readAdmitted } from '../../io/guard/read-admission.js';
 import { loadTextFile, saveDoc, type LoadedFile } from '../../io/read/text-file.js';
 import { RollbackResultSchema, type RollbackResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
+import { undoRename } from './rollback-rename.js';
 
 const Input = z.strictObject({
   path: z.string().meta({ guide: 'file to restore, relative to the project root' }),
@@ -33,10 +35,10 @@ export const fsRollbackTool = defineTool({
     'An error lists the known versions: pick one, or re-read.',
   ].join('\n'),
   guide: [
-    'Restores a version of a file that was read, written or edited through hashline, in this session or (with the default durable history) an earlier one (the last 10 versions of the 50 most recent files). `hash` is a tag from an earlier ¶path#TAG header; "" (or no `hash`) restores the version before the current one. A deleted file is recreated.',
+    'Restores a version of a file that was read, written or edited through hashline (the last 10 versions of the 50 most recent files; the default durable history keeps them across sessions and processes). `hash` is a tag from an earlier ¶path#TAG header; "" (or no `hash`) restores the version before the current one. A deleted file is recreated. When the last change of the file was a rename (file_rename), "" (or its current tag) moves it back to its old name and the reply says so.',
     'Example: {"path": "src/a.ts", "hash": "1A2B"}',
     'Returns the restored ¶path#TAG and `replaced_hash`, the tag of what was on disk: pass it back to undo the restore.',
-    'After an error, the message lists the known versions; pick one of them, or re-read the file with fs_read if it was changed outside this session.',
+    'After an error, the message lists the known versions; pick one of them, or re-read the file with fs_read if it was changed outside hashline.',
   ].join('\n'),
   input: Input,
   output: RollbackResultSchema,
@@ -53,7 +55,8 @@ export const fsRollbackTool = defineTool({
     const display = rp.display;
     // a read-blocked file's tags are never shown (a 4-hex tag of a short secret gives it away)
     const hidden = !readAdmitted(engine.guard, rp);
-    const result = await engine.locks.withLocks(
+    // the last change was a rename (file_rename): "" or the tag on disk moves the file back
+    const result = (await undoRename(engine, rp, args.hash ?? '', call.signal)) ?? await engine.locks.withLocks(
       [rp.real],
       async (): Promise<RollbackResult> => {
         await engine.history.load([rp.real]);
