@@ -85,7 +85,8 @@ const concurrency = Number(process.env.HASHLINE_TEST_CONCURRENCY) || 4;
 // the full stress suite's parts run for minutes (a 1,000,000-case fuzz, 200 kill trials)
 // (node's runner applies it to each file's process too, so it is generous: a file of many tests on a
 // loaded machine ran past 120 s)
-const timeout = roots.some((r) => rel(r).startsWith('test-stress')) ? 3_600_000 : 600_000;
+// the packed-tarball test's npm installs (the package and its grammars, then `ai`) take minutes on a loaded machine too
+const timeout = roots.some((r) => rel(r).startsWith('test-stress') || rel(r).startsWith('test-pack')) ? 3_600_000 : 600_000;
 // The history is durable by default (SQLite under $XDG_STATE_HOME/hashline/): every engine the tests
 // start, in this process or a spawned server, keeps it in a state directory of this run, removed after.
 const stateHome = mkdtempSync(path.join(os.tmpdir(), 'hashline-test-state-'));
