@@ -4,9 +4,20 @@
 // name straight on. Both come from one verified read (io/read/file-identity.ts), and a name is
 // added only when the other one it was read with is the reply's own: a file changed since the
 // reply was made (or gone, or unreadable) gets nothing added, never a name of other bytes.
+// A reply with the bytes in hand (just written) names them without reading the file again: the
+// tag of those bytes, added only while the file's stat key (size, mtime, inode, device) is still
+// the one taken right after the write, under the write's locks.
 
-import { fileIdentity, type FileIdentity } from '../io/read/file-identity.js';
+import { fileIdentity, tagOfBytes, type FileIdentity } from '../io/read/file-identity.js';
+import { statKeyNow } from '../io/read/read-verified-sync.js';
 import type { Engine } from './engine.js';
+
+/** Bytes a reply entry names, in hand: the file's real path and its stat key when it held them. */
+export interface InHand {
+  readonly real: string;
+  readonly bytes: Uint8Array;
+  readonly key: string;
+}
 
 async function identityOf(engine: Engine, input: string, signal?: AbortSignal): Promise<FileIdentity | undefined> {
   try {
@@ -27,15 +38,25 @@ export async function withSha256<T extends { path: string; file_hash: string }>(
   return out;
 }
 
-/** Each boundary entry whose SHA-256 still names the file on disk, with the file's tag added. */
+/**
+ * Each boundary entry whose SHA-256 still names the file on disk, with the file's tag added. An
+ * entry `inHand` gives (its SHA-256 is that of the bytes given) is tagged from those bytes while
+ * the file's stat key is the one given; the others are read again.
+ */
 export async function withTag<T extends { filePath: string; sha256?: string | undefined }>(
   engine: Engine,
   entries: readonly T[],
   signal?: AbortSignal,
   pathOf: (e: T) => string = (e) => e.filePath,
+  inHand: (e: T, i: number) => InHand | undefined = () => undefined,
 ): Promise<Array<T & { tag?: string }>> {
   const out: Array<T & { tag?: string }> = [];
-  for (const e of entries) {
+  for (const [i, e] of entries.entries()) {
+    const held = e.sha256 === undefined ? undefined : inHand(e, i);
+    if (held !== undefined) {
+      out.push(statKeyNow(held.real) === held.key ? { ...e, tag: tagOfBytes(held.bytes) } : e);
+      continue;
+    }
     const id = e.sha256 === undefined ? undefined : await identityOf(engine, pathOf(e), signal);
     out.push(id !== undefined && id.sha256 === e.sha256 ? { ...e, tag: id.tag } : e);
   }

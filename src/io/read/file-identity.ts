@@ -41,9 +41,14 @@ export async function fileIdentity(guard: PathGuard, rp: ResolvedPath, signal?: 
   }
 }
 
+/** The 4-hex tag of bytes in memory (what line-reader.ts gives for the same bytes on disk). */
+export function tagOfBytes(bytes: Uint8Array): string {
+  const lines = new LineSplitter(() => undefined, false);
+  lines.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  return lines.end().tag;
+}
+
 /** The tag and SHA-256 of bytes in memory. */
 export function identityOfBytes(bytes: Buffer): FileIdentity {
-  const lines = new LineSplitter(() => undefined, false);
-  lines.push(bytes);
-  return { tag: lines.end().tag, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+  return { tag: tagOfBytes(bytes), sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
 }

@@ -107,6 +107,12 @@ export const fileWriteTool = defineTool({
         ...(formatters[i] === undefined ? {} : { formatter: formatters[i] }),
       };
     });
-    return { structured: { files: await withTag(engine, files, call.signal) }, text: '' };
+    // the tag of the bytes just written, while the file still holds them (no read again)
+    const inHand = (_e: unknown, i: number) => {
+      const key = outcomes[i]!.keyAfter;
+      const change = changes[i] as Extract<FileChange, { kind: 'write' }>;
+      return key === undefined ? undefined : { real: change.rp.real, bytes: change.bytes, key };
+    };
+    return { structured: { files: await withTag(engine, files, call.signal, undefined, inHand) }, text: '' };
   },
 });

@@ -39,6 +39,8 @@ export interface FileOutcome {
   readonly receiptCommitted: boolean;
   receipt?: ReceiptRecord<ReceiptPayload>;
   sha256After?: string | undefined;
+  /** The file's stat key right after the write (batch-change.ts keyAfter). */
+  keyAfter?: string | undefined;
 }
 
 const Placement = z.object({
