@@ -41,9 +41,10 @@ export async function withSha256<T extends { path: string; file_hash: string }>(
 /**
  * Each boundary entry whose SHA-256 still names the file on disk, with the file's tag added. An
  * entry `inHand` gives (its SHA-256 is that of the bytes given) is tagged from those bytes while
- * the file's stat key is the one given; the others are read again.
+ * the file's stat key is the one given; an entry with a tag (taken from the read its SHA-256
+ * came from) is kept as it is; the others are read again.
  */
-export async function withTag<T extends { filePath: string; sha256?: string | undefined }>(
+export async function withTag<T extends { filePath: string; sha256?: string | undefined; tag?: string | undefined }>(
   engine: Engine,
   entries: readonly T[],
   signal?: AbortSignal,
@@ -52,6 +53,11 @@ export async function withTag<T extends { filePath: string; sha256?: string | un
 ): Promise<Array<T & { tag?: string }>> {
   const out: Array<T & { tag?: string }> = [];
   for (const [i, e] of entries.entries()) {
+    // named from the same read already
+    if (e.tag !== undefined) {
+      out.push(e);
+      continue;
+    }
     const held = e.sha256 === undefined ? undefined : inHand(e, i);
     if (held !== undefined) {
       out.push(statKeyNow(held.real) === held.key ? { ...e, tag: tagOfBytes(held.bytes) } : e);
