@@ -4,7 +4,7 @@
 // prints the p50 and the server's CPU ms per call (all threads, from /proc). With --cpu-prof DIR
 // the server runs under `node --cpu-prof` (read the profile with bench/lib/profile-top.mjs).
 // Run: npx tsx bench/boundary/boundary-profile.ts KIND [calls] [--cpu-prof DIR]
-//   KIND: create | replace | patch-txt | patch-ts | hash | read | rename
+//   KIND: create | replace | patch-txt | patch-ts | hash (50 x 1 KiB) | hash-big (20 x 1 MiB) | read | rename
 
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +30,7 @@ const at = (f: string) => path.join(root, f);
 try {
   for (const f of ['w.txt', 'p.txt', 'p.ts', 'r.txt']) writeFileSync(at(f), linesText(2000));
   writeFileSync(at('a.txt'), linesText(200));
+  if (KIND === 'hash-big') for (let i = 0; i < 20; i++) writeFileSync(at(`h${i}.bin`), Buffer.alloc(1024 * 1024, 'x'));
   for (let i = 0; i < 50; i++) writeFileSync(at(`s${i}.txt`), linesText(40).slice(0, 1024));
   const prof = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])] : [];
   const side = await connectStdio(process.execPath, [...prof, hashlineCli(REPO), 'mcp', '--root', root], root);
@@ -56,6 +57,8 @@ try {
         st.prev = next;
         return r;
       }
+      case 'hash-big':
+        return side.call('file_hash', { filePaths: Array.from({ length: 20 }, (_, k) => `h${k}.bin`) });
       case 'hash':
         return side.call('file_hash', { filePaths: Array.from({ length: 50 }, (_, k) => `s${k}.txt`) });
       case 'read':
