@@ -17,6 +17,8 @@ export interface InHand {
   readonly real: string;
   readonly bytes: Uint8Array;
   readonly key: string;
+  /** The tag of `bytes`, when the caller has it (the history recorded them under it). */
+  readonly tag?: string | null | undefined;
 }
 
 async function identityOf(engine: Engine, input: string, signal?: AbortSignal): Promise<FileIdentity | undefined> {
@@ -60,7 +62,7 @@ export async function withTag<T extends { filePath: string; sha256?: string | un
     }
     const held = e.sha256 === undefined ? undefined : inHand(e, i);
     if (held !== undefined) {
-      out.push(statKeyNow(held.real) === held.key ? { ...e, tag: tagOfBytes(held.bytes) } : e);
+      out.push(statKeyNow(held.real) === held.key ? { ...e, tag: held.tag ?? tagOfBytes(held.bytes) } : e);
       continue;
     }
     const id = e.sha256 === undefined ? undefined : await identityOf(engine, pathOf(e), signal);

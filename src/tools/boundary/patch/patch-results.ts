@@ -41,6 +41,8 @@ export interface FileOutcome {
   sha256After?: string | undefined;
   /** The file's stat key right after the write (batch-change.ts keyAfter). */
   keyAfter?: string | undefined;
+  /** The tag the history recorded the written bytes under (null: not kept as text). */
+  tagAfter?: string | null | undefined;
 }
 
 const Placement = z.object({
