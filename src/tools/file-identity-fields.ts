@@ -8,6 +8,7 @@
 // tag of those bytes, added only while the file's stat key (size, mtime, inode, device) is still
 // the one taken right after the write, under the write's locks.
 
+import { createHash } from 'node:crypto';
 import { fileIdentity, tagOfBytes, type FileIdentity } from '../io/read/file-identity.js';
 import { statKeyNow } from '../io/read/read-verified-sync.js';
 import type { Engine } from './engine.js';
@@ -17,7 +18,7 @@ export interface InHand {
   readonly real: string;
   readonly bytes: Uint8Array;
   readonly key: string;
-  /** The tag of `bytes`, when the caller has it (the history recorded them under it). */
+  /** The tag of `bytes`, when the caller has it (the history recorded them under it); withTag only. */
   readonly tag?: string | null | undefined;
 }
 
@@ -30,10 +31,24 @@ async function identityOf(engine: Engine, input: string, signal?: AbortSignal): 
   }
 }
 
-/** Each hashline result whose tag still names the file on disk, with the file's SHA-256 added. */
-export async function withSha256<T extends { path: string; file_hash: string }>(engine: Engine, results: readonly T[], signal?: AbortSignal): Promise<Array<T & { sha256?: string }>> {
+/**
+ * Each hashline result whose tag still names the file on disk, with the file's SHA-256 added. A
+ * result `inHand` gives (its tag is that of the bytes given) gets their SHA-256 while the file's
+ * stat key is the one given; the others are read again.
+ */
+export async function withSha256<T extends { path: string; file_hash: string }>(
+  engine: Engine,
+  results: readonly T[],
+  signal?: AbortSignal,
+  inHand: (r: T, i: number) => InHand | undefined = () => undefined,
+): Promise<Array<T & { sha256?: string }>> {
   const out: Array<T & { sha256?: string }> = [];
-  for (const r of results) {
+  for (const [i, r] of results.entries()) {
+    const held = r.file_hash === '' ? undefined : inHand(r, i);
+    if (held !== undefined) {
+      out.push(statKeyNow(held.real) === held.key ? { ...r, sha256: createHash('sha256').update(held.bytes).digest('hex') } : r);
+      continue;
+    }
     const id = r.file_hash === '' ? undefined : await identityOf(engine, r.path, signal);
     out.push(id !== undefined && id.tag === r.file_hash.toUpperCase() ? { ...r, sha256: id.sha256 } : r);
   }

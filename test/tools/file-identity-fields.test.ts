@@ -94,5 +94,11 @@ test('bytes in hand are tagged without a read, only while the file keeps the sta
   await fsp.writeFile(real, 'SEA\n');
   const [moved] = await withTag(engine, [entry], undefined, undefined, () => ({ real, bytes, key }));
   assert.equal(moved!.tag, undefined);
+  // and the other family's way round: a hashline result gets the SHA-256 of its bytes only while the key holds
+  const result = { path: 'dir/c.txt', file_hash: computeTag('sea\n') };
+  const [kept] = await withSha256(engine, [result], undefined, () => ({ real, bytes, key }));
+  assert.equal(kept!.sha256, undefined);
+  const [now] = await withSha256(engine, [result], undefined, () => ({ real, bytes: Buffer.from('SEA\n'), key: statKeyNow(real)! }));
+  assert.equal(now!.sha256, sha('SEA\n'));
   await fsp.writeFile(real, bytes);
 });
