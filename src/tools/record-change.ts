@@ -9,11 +9,14 @@ import { parseDocAndText } from '../core/text/text-doc.js';
 import { forgetFile } from '../lang/symbols/symbol-search.js';
 import type { Engine } from './engine.js';
 
-function textOf(engine: Engine, bytes: Uint8Array): string | null {
+/** The text of `bytes` for the history, and `bytes` again when they are that text's own UTF-8. */
+function textOf(engine: Engine, bytes: Uint8Array): { text: string; utf8Of?: Uint8Array } | null {
   // a text longer in bytes than the history keeps is not decoded at all
   if (bytes.length > engine.history.limits.maxSnapshotBytes * 3 || bytes.includes(0)) return null;
-  const text = parseDocAndText(bytes).text;
-  return engine.history.recordable(text) ? text : null;
+  const { doc, text } = parseDocAndText(bytes);
+  if (!engine.history.recordable(text)) return null;
+  // no BOM, no CR, valid UTF-8: the bytes are encodeText(text), which the history need not redo
+  return !doc.bom && doc.utf8 && !bytes.includes(0x0d) ? { text, utf8Of: bytes } : { text };
 }
 
 /** The largest old content a change should hand back for the history (text versions or stored content). */
@@ -34,6 +37,20 @@ export function recordChange(
   after: Uint8Array | undefined | null,
   origin?: HistoryOrigin,
 ): string | null {
+  return recordChangeTags(engine, real, before, after, origin).before;
+}
+
+/**
+ * recordChange, returning the tags `before` and `after` were kept under as text versions (null:
+ * not kept as text): a reply names the bytes it wrote by the tag without computing it again.
+ */
+export function recordChangeTags(
+  engine: Engine,
+  real: string,
+  before: Uint8Array | undefined,
+  after: Uint8Array | undefined | null,
+  origin?: HistoryOrigin,
+): { before: string | null; after: string | null } {
   forgetFile(real);
   const h = engine.history;
   const o = origin === undefined ? {} : { origin };
@@ -41,19 +58,19 @@ export function recordChange(
   if (before !== undefined) {
     const old = textOf(engine, before);
     if (old !== null) {
-      kept = h.record(real, old, o);
-      h.reanchor(real, old, o);
+      kept = h.record(real, old.text, { ...o, ...(old.utf8Of ? { bytes: old.utf8Of } : {}) });
+      h.reanchor(real, old.text, o);
     } else h.keep(real, before, { ...o, kind: 'seen' });
   }
   if (after === undefined) {
     h.keep(real, undefined, { ...o, kind: 'made' });
-    return kept;
+    return { before: kept, after: null };
   }
-  if (after === null) return kept;
+  if (after === null) return { before: kept, after: null };
   const now = textOf(engine, after);
-  if (now !== null) h.record(real, now, { ...o, kind: 'made' });
-  else h.keep(real, after, { ...o, kind: 'made' });
-  return kept;
+  if (now !== null) return { before: kept, after: h.record(real, now.text, { ...o, kind: 'made', ...(now.utf8Of ? { bytes: now.utf8Of } : {}) }) };
+  h.keep(real, after, { ...o, kind: 'made' });
+  return { before: kept, after: null };
 }
 
 /** Moves the history of a renamed file with it (and logs the rename at both paths). */

@@ -9,6 +9,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { computeTag } from '../../src/core/text/tag.js';
+import { statKeyNow } from '../../src/io/read/read-verified-sync.js';
 import { withSha256, withTag } from '../../src/tools/file-identity-fields.js';
 import { engineFor } from '../helpers/engine.js';
 import { connectMcp, type McpSession } from '../helpers/mcp-client.js';
@@ -79,4 +80,25 @@ test('a name is added only while the file holds the bytes the reply named', asyn
   assert.equal(other!.tag, undefined);
   const [fresh] = await withTag(engine, [{ filePath: 'dir/c.txt', sha256: sha('sea\n') }]);
   assert.equal(fresh!.tag, computeTag('sea\n'));
+});
+
+test('bytes in hand are tagged without a read, only while the file keeps the stat key taken with them', async () => {
+  const engine = await engineFor(sb.root);
+  const real = path.join(sb.root, 'dir/c.txt');
+  const bytes = await onDisk('dir/c.txt');
+  const key = statKeyNow(real)!;
+  const entry = { filePath: 'dir/c.txt', sha256: sha(bytes) };
+  const [held] = await withTag(engine, [entry], undefined, undefined, () => ({ real, bytes, key }));
+  assert.equal(held!.tag, computeTag('sea\n'));
+  // the file changed since (same size, other bytes): its key moved, so no tag is added
+  await fsp.writeFile(real, 'SEA\n');
+  const [moved] = await withTag(engine, [entry], undefined, undefined, () => ({ real, bytes, key }));
+  assert.equal(moved!.tag, undefined);
+  // and the other family's way round: a hashline result gets the SHA-256 of its bytes only while the key holds
+  const result = { path: 'dir/c.txt', file_hash: computeTag('sea\n') };
+  const [kept] = await withSha256(engine, [result], undefined, () => ({ real, bytes, key }));
+  assert.equal(kept!.sha256, undefined);
+  const [now] = await withSha256(engine, [result], undefined, () => ({ real, bytes: Buffer.from('SEA\n'), key: statKeyNow(real)! }));
+  assert.equal(now!.sha256, sha('SEA\n'));
+  await fsp.writeFile(real, bytes);
 });

@@ -13,7 +13,8 @@ import { runTool } from '../../src/mcp/server.js';
 import { createEngine, engineForCall, type Engine } from '../../src/tools/engine.js';
 import { fileWriteTool } from '../../src/tools/boundary/file-write.js';
 import { fsRollbackTool } from '../../src/tools/hashline/fs-rollback.js';
-import { recordChange, recordRename } from '../../src/tools/record-change.js';
+import { computeTag } from '../../src/core/text/tag.js';
+import { recordChange, recordChangeTags, recordRename } from '../../src/tools/record-change.js';
 import { callContext } from '../helpers/engine.js';
 import { makeSandbox, type Sandbox } from '../helpers/tmp-tree.js';
 
@@ -107,4 +108,24 @@ test('a rename moves the history with the file and is logged at both paths', asy
   const r = await runTool(b, fsRollbackTool, { path: 'new.txt', hash: '' }, call());
   // the disk text is not a version: rollback "" refuses, naming the known versions
   assert.equal(r.isError, true);
+});
+
+test('recordChangeTags gives the tag each text was kept under, the same whatever the bytes\' shape, and a later engine reads the same versions', async () => {
+  const open = await setup({ 'lf.txt': 'x\n', 'crlf.txt': 'x\n', 'bom.txt': 'x\n' });
+  const a = await open();
+  const shapes: Record<string, string> = { 'lf.txt': 'one\ntwo \n', 'crlf.txt': 'one\r\ntwo \r\n', 'bom.txt': '\uFEFFone\ntwo \n' };
+  for (const [name, body] of Object.entries(shapes)) {
+    const real = path.join(a.guard.realRoot, name);
+    const tags = recordChangeTags(engineForCall(a, origin), real, Buffer.from('x\n'), Buffer.from(body));
+    assert.equal(tags.after, computeTag('one\ntwo \n'), name);
+    assert.equal(tags.before, computeTag('x\n'), name);
+  }
+  await a.history.close();
+  const b = await open();
+  for (const name of Object.keys(shapes)) {
+    const versions = b.history.versions(path.join(b.guard.realRoot, name));
+    assert.deepEqual(versions.map((v) => [v.text, v.tag]), [['x\n', computeTag('x\n')], ['one\ntwo \n', computeTag('one\ntwo \n')]], name);
+  }
+  const [made] = await b.history.query!.timeline(path.join(b.guard.realRoot, 'lf.txt'));
+  assert.equal(made!.sha256, sha('one\ntwo \n'));
 });

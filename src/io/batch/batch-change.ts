@@ -14,6 +14,8 @@ export interface ChangeOutcome {
   kind: FileChange['kind'];
   sha256Before?: string;
   sha256After?: string;
+  /** write: the file's stat key (io/read/read-verified-sync.ts statKey) right after it, under the batch's locks. */
+  keyAfter?: string;
   /** A write made a new file. */
   created?: boolean;
   /** The bytes the file held before, when the caller asked (`keepBefore`) and it was no larger. */

@@ -20,6 +20,7 @@ import { rollbackIncomplete } from '../../core/messages/write.js';
 import { linkRefused } from '../../core/messages/guard.js';
 import { checkExpected, occupied, readState, reopenChecked, type FileState } from './batch-state.js';
 import type { ChangeOutcome, FileChange } from './batch-change.js';
+import { statKeyNow } from '../read/read-verified-sync.js';
 import { applyChange, type Undo } from './batch-steps.js';
 
 export type { Attributes, ChangeOutcome, FileChange } from './batch-change.js';
@@ -175,7 +176,11 @@ export async function commitBatch(
             if (c.kind !== 'write' && c.kind !== 'delete') outcome.sha256After = state.sha256;
             if (state.bytes) outcome.before = state.bytes;
           }
-          if (c.kind === 'write') outcome.sha256After = createHash('sha256').update(c.bytes).digest('hex');
+          if (c.kind === 'write') {
+            outcome.sha256After = createHash('sha256').update(c.bytes).digest('hex');
+            const key = statKeyNow(c.rp.real);
+            if (key !== undefined) outcome.keyAfter = key;
+          }
           outcomes.push(outcome);
         } finally {
           await vh?.handle.close().catch(() => undefined);

@@ -38,7 +38,7 @@ async function hashOpen(vh: VerifiedHandle, keepUpTo: number, signal?: AbortSign
     const bytes = await vh.handle.readFile();
     return stateOf(vh, createHash('sha256').update(bytes).digest('hex'), bytes.length, bytes);
   }
-  const { sha256, size } = await sha256OfHandle(vh.handle, signal);
+  const { sha256, size } = await sha256OfHandle(vh.handle, signal, vh.size);
   return stateOf(vh, sha256, size);
 }
 

@@ -9,11 +9,14 @@ import { HashlineError } from '../../core/errors/errors.js';
 import type { Scope } from '../../core/config/path-policy.js';
 import { openVerified } from '../guard/open-verified.js';
 import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
+import { LineSplitter } from './line-reader.js';
 
 const CHUNK = 1024 * 1024;
 
 export interface ByteWindow {
   sha256: string;
+  /** The 4-hex tag of the whole file, from the same read (asked for with `tag: true`). */
+  tag?: string;
   size: number;
   /** Lines in the file. */
   totalLines: number;
@@ -47,12 +50,15 @@ export async function readByteWindow(
   guard: PathGuard,
   rp: ResolvedPath,
   window: { start: number; end: number; maxBytes: number; skip?: number },
-  options: { scope?: Scope; signal?: AbortSignal | undefined } = {},
+  options: { scope?: Scope; signal?: AbortSignal | undefined; tag?: boolean } = {},
 ): Promise<ByteWindow> {
   const vh = await openVerified(guard, rp, options.scope ?? 'read');
   try {
     const hash = createHash('sha256');
-    const buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
+    const lines = options.tag ? new LineSplitter(() => undefined, false) : undefined;
+    // buffers no larger than the file (plus one byte to see its end), up to CHUNK
+    const bufBytes = Math.min(CHUNK, Math.max(vh.size + 1, 4096));
+    const buffers = [Buffer.allocUnsafe(bufBytes), Buffer.allocUnsafe(bufBytes)];
     const parts: Buffer[] = [];
     let kept = 0;
     let line = 0;
@@ -69,7 +75,7 @@ export async function readByteWindow(
     // after a skip, continuation bytes of a character it cut are left out too
     let aligning = skipLeft > 0;
     let emptyFirst = false;
-    let pending = vh.handle.read(buffers[0]!, 0, CHUNK, 0);
+    let pending = vh.handle.read(buffers[0]!, 0, bufBytes, 0);
     for (;;) {
       if (options.signal?.aborted) {
         pending.catch(() => undefined);
@@ -81,8 +87,10 @@ export async function readByteWindow(
       if (size === 0) binary = chunk.subarray(0, 8192).includes(0);
       size += bytesRead;
       which ^= 1;
-      pending = vh.handle.read(buffers[which]!, 0, CHUNK, size);
+      pending = vh.handle.read(buffers[which]!, 0, bufBytes, size);
       hash.update(chunk);
+      // the splitter may keep a partial line past this chunk, whose buffer is read into again
+      lines?.push(Buffer.from(chunk));
       lastByte = chunk[bytesRead - 1]!;
       let pos = 0;
       while (pos < bytesRead) {
@@ -133,7 +141,7 @@ export async function readByteWindow(
       returned = lineCount(content) + (emptyFirst ? 1 : 0);
     }
     const hasMore = truncated || window.start + returned < totalLines;
-    return { sha256: hash.digest('hex'), size, totalLines, content, returned, truncated, hasMore, binary, skipped };
+    return { sha256: hash.digest('hex'), ...(lines ? { tag: lines.end().tag } : {}), size, totalLines, content, returned, truncated, hasMore, binary, skipped };
   } finally {
     await vh.handle.close();
   }

@@ -9,6 +9,9 @@ import { openVerified } from '../guard/open-verified.js';
 import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
 import { CHUNK_BYTES, LineSplitter } from './line-reader.js';
 
+/** The largest read of one file (a file this size or smaller is read at once). */
+const IDENTITY_CHUNK = 1024 * 1024;
+
 export interface FileIdentity {
   /** The 4-hex tag of the file's text (what `¶path#TAG` shows). */
   readonly tag: string;
@@ -23,11 +26,13 @@ export async function fileIdentity(guard: PathGuard, rp: ResolvedPath, signal?: 
   try {
     const hash = createHash('sha256');
     const lines = new LineSplitter(() => undefined, false);
-    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    // one buffer no larger than the file (plus one byte to see its end), up to IDENTITY_CHUNK
+    const bufBytes = Math.min(IDENTITY_CHUNK, Math.max(vh.size + 1, CHUNK_BYTES));
+    const buf = Buffer.allocUnsafe(bufBytes);
     let size = 0;
     for (;;) {
       if (signal?.aborted) throw new HashlineError('aborted', 'aborted');
-      const { bytesRead } = await vh.handle.read(buf, 0, CHUNK_BYTES, size);
+      const { bytesRead } = await vh.handle.read(buf, 0, bufBytes, size);
       if (bytesRead === 0) break;
       size += bytesRead;
       const chunk = buf.subarray(0, bytesRead);
@@ -41,9 +46,14 @@ export async function fileIdentity(guard: PathGuard, rp: ResolvedPath, signal?: 
   }
 }
 
+/** The 4-hex tag of bytes in memory (what line-reader.ts gives for the same bytes on disk). */
+export function tagOfBytes(bytes: Uint8Array): string {
+  const lines = new LineSplitter(() => undefined, false);
+  lines.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  return lines.end().tag;
+}
+
 /** The tag and SHA-256 of bytes in memory. */
 export function identityOfBytes(bytes: Buffer): FileIdentity {
-  const lines = new LineSplitter(() => undefined, false);
-  lines.push(bytes);
-  return { tag: lines.end().tag, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+  return { tag: tagOfBytes(bytes), sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
 }

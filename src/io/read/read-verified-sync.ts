@@ -4,7 +4,7 @@
 // real path must be the checked path and pass the policy. Callers slice their work so the event
 // loop is never held for long.
 
-import { closeSync, constants, fstatSync, openSync, readSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlinkSync } from 'node:fs';
 import { errnoText, HashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { linkSwapped } from '../../core/messages/guard.js';
 import type { Scope } from '../../core/config/path-policy.js';
@@ -41,6 +41,16 @@ export function readFdSync(fd: number, size: number, scratch?: Buffer): Buffer {
 
 export function statKey(st: { size: number; mtimeMs: number; ino: number; dev: number }): string {
   return `${st.size}:${st.mtimeMs}:${st.ino}:${st.dev}`;
+}
+
+/** The stat key of the regular file at `real` now (one lstat), or undefined (gone, not a file). */
+export function statKeyNow(real: string): string | undefined {
+  try {
+    const st = lstatSync(real);
+    return st.isFile() ? statKey(st) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

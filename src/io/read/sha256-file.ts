@@ -16,19 +16,23 @@ export async function sha256File(
 ): Promise<{ sha256: string; size: number }> {
   const vh = await openVerified(guard, rp, 'read');
   try {
-    return await sha256OfHandle(vh.handle, signal);
+    return await sha256OfHandle(vh.handle, signal, vh.size);
   } finally {
     await vh.handle.close();
   }
 }
 
-/** The SHA-256 of everything an open file holds, read from its start. */
-export async function sha256OfHandle(handle: FileHandle, signal?: AbortSignal): Promise<{ sha256: string; size: number }> {
+/**
+ * The SHA-256 of everything an open file holds, read from its start. `sizeHint` (the size fstat
+ * gave) sizes the buffers: a small file gets small ones (it is read to its end whatever the hint).
+ */
+export async function sha256OfHandle(handle: FileHandle, signal?: AbortSignal, sizeHint = CHUNK): Promise<{ sha256: string; size: number }> {
   const hash = createHash('sha256');
-  const buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
+  const bufBytes = Math.min(CHUNK, Math.max(sizeHint + 1, 4096));
+  const buffers = [Buffer.allocUnsafe(bufBytes), Buffer.allocUnsafe(bufBytes)];
   let size = 0;
   let which = 0;
-  let pending = handle.read(buffers[0]!, 0, CHUNK, 0);
+  let pending = handle.read(buffers[0]!, 0, bufBytes, 0);
   for (;;) {
     if (signal?.aborted) {
       pending.catch(() => undefined);
@@ -39,7 +43,7 @@ export async function sha256OfHandle(handle: FileHandle, signal?: AbortSignal): 
     const current = buffers[which]!;
     size += bytesRead;
     which ^= 1;
-    pending = handle.read(buffers[which]!, 0, CHUNK, size);
+    pending = handle.read(buffers[which]!, 0, bufBytes, size);
     hash.update(current.subarray(0, bytesRead));
   }
   return { sha256: hash.digest('hex'), size };

@@ -1,13 +1,13 @@
-// file_hash: SHA-256 of up to 50 whole files, streamed, without returning their contents.
+// file_hash: SHA-256 (and the 4-hex tag, from the same read) of up to 50 whole files, streamed,
+// without returning their contents.
 
 import * as z from 'zod';
 import { boundaryError } from '../../core/errors/envelope.js';
 import { HashlineError, toHashlineError } from '../../core/errors/errors.js';
-import { sha256File } from '../../io/read/sha256-file.js';
+import { fileIdentity } from '../../io/read/file-identity.js';
 import { fileList } from './boundary-batch.js';
 import { FileError } from './boundary-schemas.js';
 import { defineTool } from '../tool.js';
-import { withTag } from '../file-identity-fields.js';
 
 const Input = z.strictObject({
   filePaths: fileList('file_hash', z.string().min(1)).meta({ guide: '1-50 file paths, relative to the root' }),
@@ -48,8 +48,9 @@ export const fileHashTool = defineTool({
       if (call.signal.aborted) throw new HashlineError('aborted', 'aborted');
       try {
         const rp = await engine.guard.resolve(p, 'read');
-        const { sha256, size } = await sha256File(engine.guard, rp, call.signal);
-        files.push({ filePath: rp.display, sha256, size });
+        // the SHA-256 and the tag from one read of the bytes
+        const { sha256, tag, size } = await fileIdentity(engine.guard, rp, call.signal);
+        files.push({ filePath: rp.display, sha256, size, tag });
       } catch (e) {
         const err = toHashlineError(e);
         if (err.code === 'aborted') throw err;
@@ -57,6 +58,6 @@ export const fileHashTool = defineTool({
       }
       call.progress({ progress: ++done, total: args.filePaths.length });
     }
-    return { structured: { files: await withTag(engine, files, call.signal) }, text: '' };
+    return { structured: { files }, text: '' };
   },
 });

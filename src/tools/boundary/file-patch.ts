@@ -64,7 +64,7 @@ export const filePatchTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(engine, args, call) {
     const out = await runPatchBatch(engine, args.files, call);
-    return { structured: { files: await withTag(engine, out.files, call.signal) }, text: '' };
+    return { structured: { files: await withTag(engine, out.files, call.signal, undefined, (_f, i) => out.inHand[i]) }, text: '' };
   },
 });
 
@@ -74,7 +74,7 @@ export function filePatchToolWith(seams: PatchSeams): ToolDefinition {
     ...filePatchTool,
     async run(engine, args, call) {
       const out = await runPatchBatch(engine, args.files, call, seams);
-      return { structured: { files: await withTag(engine, out.files, call.signal) }, text: '' };
+      return { structured: { files: await withTag(engine, out.files, call.signal, undefined, (_f, i) => out.inHand[i]) }, text: '' };
     },
   };
   return tool as unknown as ToolDefinition;

@@ -130,7 +130,7 @@ async function readOne(engine: Engine, req: ReadRequest, budget: Budget, signal:
   }
   const [start, end] = req.range ? [req.range.start, req.range.end] : (req.lines ?? DEFAULT_LINES);
   const maxBytes = Math.min(req.maxBytes ?? FILE_READ_MAX_BYTES, Math.max(0, Math.floor(budget.remaining / 6)));
-  const w = await readByteWindow(engine.guard, rp, { start, end, maxBytes, skip: req.byteOffset ?? 0 }, { signal });
+  const w = await readByteWindow(engine.guard, rp, { start, end, maxBytes, skip: req.byteOffset ?? 0 }, { signal, tag: true });
   let bytes = w.content;
   let content = bytes.toString('utf8');
   let { truncated, hasMore } = w;
@@ -163,6 +163,8 @@ async function readOne(engine: Engine, req: ReadRequest, budget: Budget, signal:
     ...(w.skipped > 0 ? { byteOffset: w.skipped } : {}),
     ...(hasMore ? { continueWith: next, note: cut ? msg.fileReadLineCut(at.line, at.byteOffset, next.end) : msg.fileReadContinue(next.start, next.end) } : {}),
     capabilities,
+    // the tag of the bytes the sha256 names, from the same read
+    ...(w.tag === undefined ? {} : { tag: w.tag }),
   };
 }
 

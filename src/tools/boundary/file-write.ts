@@ -18,7 +18,7 @@ import { Chattr, Sha256 } from './boundary-schemas.js';
 import { checkChattr } from './chattr-policy.js';
 import { formatForCommit } from './format-commit.js';
 import type { Engine } from '../engine.js';
-import { keepBeforeBytes, recordChange } from '../record-change.js';
+import { keepBeforeBytes, recordChangeTags } from '../record-change.js';
 import { defineTool } from '../tool.js';
 import { withTag } from '../file-identity-fields.js';
 
@@ -95,9 +95,10 @@ export const fileWriteTool = defineTool({
       keepBefore: keepBeforeBytes(engine),
       progress: (done, total) => call.progress({ progress: done, total }),
     });
+    const tags: Array<string | null> = [];
     const files = outcomes.map((o, i) => {
       const change = changes[i] as Extract<FileChange, { kind: 'write' }>;
-      recordChange(engine, change.rp.real, o.before, change.bytes);
+      tags.push(recordChangeTags(engine, change.rp.real, o.before, change.bytes).after);
       return {
         filePath: o.path,
         sha256: o.sha256After!,
@@ -107,6 +108,12 @@ export const fileWriteTool = defineTool({
         ...(formatters[i] === undefined ? {} : { formatter: formatters[i] }),
       };
     });
-    return { structured: { files: await withTag(engine, files, call.signal) }, text: '' };
+    // the tag of the bytes just written, while the file still holds them (no read again)
+    const inHand = (_e: unknown, i: number) => {
+      const key = outcomes[i]!.keyAfter;
+      const change = changes[i] as Extract<FileChange, { kind: 'write' }>;
+      return key === undefined ? undefined : { real: change.rp.real, bytes: change.bytes, key, tag: tags[i] };
+    };
+    return { structured: { files: await withTag(engine, files, call.signal, undefined, inHand) }, text: '' };
   },
 });

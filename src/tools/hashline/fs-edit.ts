@@ -25,6 +25,7 @@ import { docTag, reparsesAs, serializeWithText } from '../../core/text/text-doc.
 import { DIFF_CONTEXT_LINES } from '../../core/text/unified-diff.js';
 import type { ResolvedPath } from '../../io/guard/path-guard.js';
 import { writeAtomic } from '../../io/atomic-write.js';
+import { statKeyNow } from '../../io/read/read-verified-sync.js';
 import { readAdmitted } from '../../io/guard/read-admission.js';
 import { loadTextFile, type LoadedFile } from '../../io/read/text-file.js';
 import { WrittenTexts } from '../../io/read/written-texts.js';
@@ -33,7 +34,7 @@ import { warmAfterWrite } from '../../lang/parse/warm-after-write.js';
 import type { Engine } from '../engine.js';
 import { EditResultSchema, type EditResult } from './hashline-results.js';
 import { defineTool, PROCESS_SESSION_ID } from '../tool.js';
-import { withSha256 } from '../file-identity-fields.js';
+import { withSha256, type InHand } from '../file-identity-fields.js';
 
 const Target = z.strictObject({
   path: z.string().meta({ guide: 'file to edit, relative to the project root' }),
@@ -150,7 +151,10 @@ function changedSpan(pieces: readonly Piece[], oldCount: number): string {
   return msg.compactSpan(Math.max(1, first + 1), Math.max(1, last + 1), added, oldCount - kept);
 }
 
-async function editOne(engine: Engine, target: z.infer<typeof Target>, session: string, signal: AbortSignal, budget: ReplyBudget, compact = false): Promise<EditResult & { summary?: string }> {
+/** A result, its compact summary (text only) and the bytes written with the file's stat key right after (reply only). */
+type Edited = EditResult & { summary?: string; held?: InHand };
+
+async function editOne(engine: Engine, target: z.infer<typeof Target>, session: string, signal: AbortSignal, budget: ReplyBudget, compact = false): Promise<Edited> {
   let rp: ResolvedPath;
   try {
     rp = await engine.guard.resolve(target.path, 'write');
@@ -226,6 +230,8 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, session: 
       if (journaled !== null) engine.journal.prepare(after);
       const reparses = reparsesAs(next, after);
       await saved;
+      // the file's stat key with the bytes just written, under its lock: the reply's SHA-256 is theirs while it holds
+      const key = statKeyNow(rp.real);
       // the next load of these bytes takes this document for their parse (io/read/written-texts.ts)
       if (reparses) written.remember(rp.real, { bytes, doc: next, text: after, tag: newTag });
       else written.forget(rp.real);
@@ -238,10 +244,11 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, session: 
       }
       // the next structural read of this file finds the new text parsed (lang/parse/warm-after-write.ts)
       void warmAfterWrite(rp.real, display, after);
-      const result: EditResult & { summary?: string } = { path: display, file_hash: newTag, header: formatHeader(display, newTag), warnings };
+      const result: Edited = { path: display, file_hash: newTag, header: formatHeader(display, newTag), warnings };
       if (firstChangedLine !== undefined) result.first_changed_line = firstChangedLine;
       if (shown) result.diff = diff;
       if (terse) result.summary = changedSpan(decision.pieces, loaded.doc.lines.length);
+      if (key !== undefined) result.held = { real: rp.real, bytes, key };
       return result;
     },
     { signal },
@@ -253,7 +260,7 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, session: 
  * sent it): `#TAG`, then the changed lines on the same line; with several targets each keeps its
  * `¶path#TAG` header.
  */
-function render(result: EditResult & { summary?: string }, compactOne = false): string {
+function render(result: Edited, compactOne = false): string {
   const head = compactOne ? `#${result.file_hash}` : result.header;
   const out = [result.summary !== undefined ? `${head} ${result.summary}` : head, ...result.warnings];
   if (result.diff !== undefined) out.push(result.diff.replace(/\n$/, ''));
@@ -261,8 +268,8 @@ function render(result: EditResult & { summary?: string }, compactOne = false): 
 }
 
 /** The seed's EditResult (the compact summary lives in the text only). */
-function plain(r: EditResult & { summary?: string }): EditResult {
-  const { summary: _summary, ...rest } = r;
+function plain(r: Edited): EditResult {
+  const { summary: _summary, held: _held, ...rest } = r;
   return rest;
 }
 
@@ -287,7 +294,7 @@ export const fsEditTool = defineTool({
   output: Output,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(engine, args, call) {
-    const applied: Array<EditResult & { summary?: string }> = [];
+    const applied: Array<Edited> = [];
     const budget = new ReplyBudget();
     for (let k = 0; k < args.targets.length; k++) {
       const target = args.targets[k]!;
@@ -301,11 +308,11 @@ export const fsEditTool = defineTool({
         return {
           isError: true,
           text: msg.editBatchError(cause, applied.map((r) => r.header), skipped),
-          structured: { failed_path: target.path, cause, code: err.code, applied: await withSha256(engine, applied.map(plain), call.signal), skipped },
+          structured: { failed_path: target.path, cause, code: err.code, applied: await withSha256(engine, applied.map(plain), call.signal, (_r, i) => applied[i]!.held), skipped },
         };
       }
     }
     const compactOne = args.reply === 'compact' && applied.length === 1;
-    return { structured: { results: await withSha256(engine, applied.map(plain), call.signal) }, text: applied.map((r) => render(r, compactOne)).join('\n\n') };
+    return { structured: { results: await withSha256(engine, applied.map(plain), call.signal, (_r, i) => applied[i]!.held) }, text: applied.map((r) => render(r, compactOne)).join('\n\n') };
   },
 });

@@ -14,15 +14,17 @@ import { AUTO_STRIPPED, MADE_EXECUTABLE, emptyText, loneSurrogate, writeDenied, 
 import { stripWritePrefixes } from '../../core/read/prefix-strip.js';
 import { computeTag, formatHeader } from '../../core/text/tag.js';
 import { hasLoneSurrogate } from '../../core/text/text-codec.js';
-import { docFromText, docText, normalizeToLf } from '../../core/text/text-doc.js';
+import { docFromText, docText, normalizeToLf, serializeDoc } from '../../core/text/text-doc.js';
 import type { ResolvedPath } from '../../io/guard/path-guard.js';
-import { loadTextFile, saveDoc } from '../../io/read/text-file.js';
+import { writeAtomic } from '../../io/atomic-write.js';
+import { statKeyNow } from '../../io/read/read-verified-sync.js';
+import { loadTextFile } from '../../io/read/text-file.js';
 import { forgetFile } from '../../lang/symbols/symbol-search.js';
 import { MAX_BATCH_FILES } from '../../core/config/config.js';
 import type { Engine } from '../engine.js';
 import { WriteResultSchema, type WriteResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
-import { withSha256 } from '../file-identity-fields.js';
+import { withSha256, type InHand } from '../file-identity-fields.js';
 
 const TargetFile = z.strictObject({
   path: z.string().meta({ guide: 'File to create or overwrite, relative to the root' }),
@@ -45,7 +47,10 @@ function sameVersion(sent: string, tag: string, bytes: Uint8Array): boolean {
   return s.length === 64 ? s === createHash('sha256').update(bytes).digest('hex') : s === tag.toLowerCase();
 }
 
-async function writeOne(engine: Engine, input: string, raw: string, resolved: Resolved, expected: string | undefined): Promise<WriteResult> {
+/** A result, and the bytes written with the file's stat key right after, under the file's lock. */
+type Written = WriteResult & { held?: InHand };
+
+async function writeOne(engine: Engine, input: string, raw: string, resolved: Resolved, expected: string | undefined): Promise<Written> {
   const warnings: string[] = [];
   const strip = stripWritePrefixes(raw);
   if (strip.stripped) warnings.push(AUTO_STRIPPED);
@@ -78,8 +83,11 @@ async function writeOne(engine: Engine, input: string, raw: string, resolved: Re
       if ((base | 0o111) !== base) newMode = base | 0o111;
     }
     if (previous !== undefined) engine.history.record(rp.real, previous);
+    const bytes = serializeDoc(doc);
+    let key: string | undefined;
     try {
-      await saveDoc(engine.guard, rp, doc, { createParents: true, ...(newMode === undefined ? {} : { mode: newMode }) });
+      await writeAtomic(engine.guard, rp, bytes, { createParents: true, ...(newMode === undefined ? {} : { mode: newMode }) });
+      key = statKeyNow(rp.real);
     } catch (e) {
       return warned(display, [...warnings, writeFailed(display, toHashlineError(e).message)]);
     } finally {
@@ -91,7 +99,9 @@ async function writeOne(engine: Engine, input: string, raw: string, resolved: Re
     if (engine.history.record(rp.real, written, { kind: 'made' }) !== null) {
       engine.history.markSeen(rp.real, written, Array.from({ length: doc.lines.length }, (_, i) => i + 1));
     }
-    return warned(display, warnings, computeTag(written));
+    const result: Written = warned(display, warnings, computeTag(written));
+    if (key !== undefined) result.held = { real: rp.real, bytes, key };
+    return result;
   });
 }
 
@@ -129,14 +139,17 @@ export const fsWriteTool = defineTool({
       }
     }
     const results: WriteResult[] = [];
+    const held: Array<InHand | undefined> = [];
     for (let i = 0; i < args.targets.length; i++) {
       if (call.signal.aborted) throw new HashlineError('aborted', 'aborted');
       const t = args.targets[i]!;
-      results.push(await writeOne(engine, t.path, t.text, resolved[i]!, t.file_hash));
+      const { held: h, ...result } = await writeOne(engine, t.path, t.text, resolved[i]!, t.file_hash);
+      results.push(result);
+      held.push(h);
       call.progress({ progress: i + 1, total: args.targets.length });
     }
     const text = results.map((r) => (r.header || r.path) + (r.warnings ? `\n[warning] ${r.warnings}` : '')).join('\n');
     // every file refused: the call is an error (its results still say why, file by file)
-    return { structured: { results: await withSha256(engine, results, call.signal) }, text, ...(results.every((r) => r.file_hash === '') ? { isError: true } : {}) };
+    return { structured: { results: await withSha256(engine, results, call.signal, (_r, i) => held[i]) }, text, ...(results.every((r) => r.file_hash === '') ? { isError: true } : {}) };
   },
 });

@@ -26,7 +26,8 @@ import { planEntry, type Chattr, type PatchEntry, type PatchPlan } from './patch
 import { buildResults, type FileOutcome, type PatchFileResult, type ReceiptPayload } from './patch-results.js';
 import { checkSql, type SqlOutcome } from './patch-sql.js';
 import { runAider, runAst, type Candidate, type SourceText } from './patch-strategy.js';
-import { recordChange } from '../../record-change.js';
+import { recordChangeTags } from '../../record-change.js';
+import type { InHand } from '../../file-identity-fields.js';
 import { PROCESS_SESSION_ID, type CallContext } from '../../tool.js';
 
 /** Files larger than this are not patched (the candidate check parses whole files up to it). */
@@ -163,7 +164,7 @@ function settle(items: readonly Item[], how: 'success' | 'failure', uncertain: b
   }
 }
 
-export async function runPatchBatch(engine: Engine, files: Readonly<Record<string, PatchEntry>>, call: CallContext, seams: PatchSeams = {}): Promise<{ files: PatchFileResult[] }> {
+export async function runPatchBatch(engine: Engine, files: Readonly<Record<string, PatchEntry>>, call: CallContext, seams: PatchSeams = {}): Promise<{ files: PatchFileResult[]; inHand: Array<InHand | undefined> }> {
   const items: Item[] = [];
   for (const [key, entry] of Object.entries(files)) {
     try {
@@ -235,13 +236,16 @@ export async function runPatchBatch(engine: Engine, files: Readonly<Record<strin
         });
         done.forEach((d, k) => {
           writes[k]!.sha256After = d.sha256After;
-          recordChange(engine, writes[k]!.rp.real, writes[k]!.bytes, writes[k]!.final);
+          writes[k]!.keyAfter = d.keyAfter;
+          writes[k]!.tagAfter = recordChangeTags(engine, writes[k]!.rp.real, writes[k]!.bytes, writes[k]!.final).after;
         });
       }
       return buildResults(outcomes);
     }, { signal: call.signal });
     settle(items, 'success', false);
-    return { files: results };
+    // the bytes each written file now holds, for its tag (tools/file-identity-fields.ts)
+    const inHand = items.map(({ outcome: o }) => (o?.sha256After === undefined || o.keyAfter === undefined ? undefined : { real: o.rp.real, bytes: o.final, key: o.keyAfter, tag: o.tagAfter }));
+    return { files: results, inHand };
   } catch (e) {
     for (const id of issued) book.discard(id);
     const err = osError(toHashlineError(e));

@@ -39,6 +39,10 @@ export interface FileOutcome {
   readonly receiptCommitted: boolean;
   receipt?: ReceiptRecord<ReceiptPayload>;
   sha256After?: string | undefined;
+  /** The file's stat key right after the write (batch-change.ts keyAfter). */
+  keyAfter?: string | undefined;
+  /** The tag the history recorded the written bytes under (null: not kept as text). */
+  tagAfter?: string | null | undefined;
 }
 
 const Placement = z.object({
