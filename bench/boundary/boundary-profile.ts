@@ -4,8 +4,8 @@
 // prints the p50 and the server's CPU ms per call (all threads, from /proc). With --cpu-prof DIR
 // the server runs under `node --cpu-prof` (read the profile with bench/lib/profile-top.mjs).
 // Run: npx tsx bench/boundary/boundary-profile.ts KIND [calls] [--cpu-prof DIR]
-//   KIND: create | replace | patch-txt | patch-ts | hash (50 x 1 KiB) | hash-big (20 x 1 MiB) | read | rename | fs-write (the
-//   hashline family's fs_write of a 2,000-line file)
+//   KIND: create | replace | patch-txt | patch-ts | hash (50 x 1 KiB) | hash-big (20 x 1 MiB) | read | rename | fs-write, fs-read
+//   (the hashline family's fs_write and whole fs_read of a 2,000-line file)
 
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -58,6 +58,8 @@ try {
         st.prev = next;
         return r;
       }
+      case 'fs-read':
+        return side.call('fs_read', { targets: [{ path: 'r.txt' }] });
       case 'fs-write':
         return side.call('fs_write', { targets: [{ path: 'fw.txt', text: linesText(2000, `${i}`) }] });
       case 'hash-big':

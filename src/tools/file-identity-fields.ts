@@ -20,6 +20,8 @@ export interface InHand {
   readonly key: string;
   /** The tag of `bytes`, when the caller has it (the history recorded them under it); withTag only. */
   readonly tag?: string | null | undefined;
+  /** The SHA-256 of `bytes`, when the caller has it; withSha256 only. */
+  readonly sha256?: (() => string) | undefined;
 }
 
 async function identityOf(engine: Engine, input: string, signal?: AbortSignal): Promise<FileIdentity | undefined> {
@@ -46,7 +48,7 @@ export async function withSha256<T extends { path: string; file_hash: string }>(
   for (const [i, r] of results.entries()) {
     const held = r.file_hash === '' ? undefined : inHand(r, i);
     if (held !== undefined) {
-      out.push(statKeyNow(held.real) === held.key ? { ...r, sha256: createHash('sha256').update(held.bytes).digest('hex') } : r);
+      out.push(statKeyNow(held.real) === held.key ? { ...r, sha256: held.sha256?.() ?? createHash('sha256').update(held.bytes).digest('hex') } : r);
       continue;
     }
     const id = r.file_hash === '' ? undefined : await identityOf(engine, r.path, signal);

@@ -102,3 +102,14 @@ test('bytes in hand are tagged without a read, only while the file keeps the sta
   assert.equal(now!.sha256, sha('SEA\n'));
   await fsp.writeFile(real, bytes);
 });
+
+test('fs_read names the bytes it read: read again after a change of the same size, it names the new bytes', async () => {
+  await fsp.writeFile(path.join(sb.root, 'dir/same.txt'), 'aaa\n');
+  const one = first(await call('fs_read', { targets: [{ path: 'dir/same.txt' }] }));
+  assert.equal(one.sha256, sha('aaa\n'));
+  assert.equal(first(await call('fs_read', { targets: [{ path: 'dir/same.txt' }] })).sha256, sha('aaa\n'), 'a repeated read (kept lines)');
+  await fsp.writeFile(path.join(sb.root, 'dir/same.txt'), 'bbb\n');
+  const two = first(await call('fs_read', { targets: [{ path: 'dir/same.txt' }] }));
+  assert.equal(two.sha256, sha('bbb\n'));
+  assert.equal(two.file_hash, computeTag('bbb\n'));
+});

@@ -28,17 +28,19 @@ export async function fileIdentity(guard: PathGuard, rp: ResolvedPath, signal?: 
     const lines = new LineSplitter(() => undefined, false);
     // one buffer no larger than the file (plus one byte to see its end), up to IDENTITY_CHUNK
     const bufBytes = Math.min(IDENTITY_CHUNK, Math.max(vh.size + 1, CHUNK_BYTES));
-    const buf = Buffer.allocUnsafe(bufBytes);
+    // the splitter may keep a partial line past a chunk: each read fills a buffer of its own
+    let buf = Buffer.allocUnsafe(bufBytes);
     let size = 0;
     for (;;) {
       if (signal?.aborted) throw new HashlineError('aborted', 'aborted');
-      const { bytesRead } = await vh.handle.read(buf, 0, bufBytes, size);
+      const { bytesRead } = await vh.handle.read(buf, 0, buf.length, size);
       if (bytesRead === 0) break;
       size += bytesRead;
       const chunk = buf.subarray(0, bytesRead);
       hash.update(chunk);
-      // the splitter may keep a partial line past this call: give it its own copy
-      lines.push(Buffer.from(chunk));
+      lines.push(chunk);
+      // after a short read (the end, as a rule) a small buffer to see the end; else a full one
+      buf = Buffer.allocUnsafe(bytesRead < buf.length ? Math.min(4096, bufBytes) : bufBytes);
     }
     return { tag: lines.end().tag, sha256: hash.digest('hex'), size };
   } finally {

@@ -19,6 +19,8 @@ export type WholeLines = LoadedLines & {
    * never changed: a history that stores the text need not encode it again. Read-only.
    */
   readonly textBytes?: Uint8Array;
+  /** The file's bytes as read and its stat key then (read-verified-sync.ts statKey); absent when not cached. Read-only. */
+  readonly read?: { readonly bytes: Uint8Array; readonly key: string };
 };
 
 interface Entry {
@@ -81,7 +83,7 @@ export async function loadWholeLines(guard: PathGuard, rp: ResolvedPath, options
   }
   const bytes = Buffer.from(small.bytes);
   const scan = loadAll(bytes, keepTextUpTo);
-  const loaded: WholeLines = { ...scan, memo: new Map(), ...(scan.plain && scan.text !== undefined ? { textBytes: bytes } : {}) };
+  const loaded: WholeLines = { ...scan, memo: new Map(), ...(scan.plain && scan.text !== undefined ? { textBytes: bytes } : {}), read: { bytes, key: small.key } };
   keep(rp.real, { key: small.key, bytes, keptText, loaded });
   return loaded;
 }

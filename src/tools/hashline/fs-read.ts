@@ -4,6 +4,7 @@
 // the file's snapshot and the lines it showed; the whole batch shares one reply budget, so no reply
 // outgrows the message limit.
 
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { HashlineError, toHashlineError } from '../../core/errors/errors.js';
 import { parseLineRange } from '../../core/read/line-range.js';
@@ -28,7 +29,7 @@ import { noteStructuralRead } from '../../lang/parse/warm-after-write.js';
 import type { Engine } from '../engine.js';
 import { ReadResultSchema, type ReadResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
-import { withSha256 } from '../file-identity-fields.js';
+import { withSha256, type InHand } from '../file-identity-fields.js';
 
 const Target = z.strictObject({
   path: z.string().meta({ guide: 'File or directory, relative to the root (or absolute inside it)' }),
@@ -38,6 +39,12 @@ const Target = z.strictObject({
   full: z.boolean().optional().describe('no elision').meta({ guide: 'With `symbol` or `line`: show the block whole, however long (default: blocks over 24 lines are elided)' }),
 });
 type TargetArgs = z.infer<typeof Target>;
+
+/** The memo key (io/read/whole-read-cache.ts) of the SHA-256 of a kept whole read's bytes. */
+const SHA256_MEMO = 'fs_read:sha256';
+
+/** Results of whole reads, with the bytes read and the file's stat key then (for the reply's sha256). */
+const readInHand = new WeakMap<ReadResult, InHand>();
 
 const Input = z.strictObject({ targets: z.array(Target).min(1).meta({ guide: 'What to read; each target gets its own result(s)' }) });
 // `results` is optional in the schema only so that an error result ({ error }) validates too.
@@ -131,7 +138,21 @@ async function readFile(engine: Engine, rp: ResolvedPath, t: TargetArgs, budget:
     const r = renderWhole(loaded, loaded.trailingEmpty, budget, loaded.memo);
     remember(engine, rp.real, loaded.text, r.seen, { tag: loaded.tag, bytes: loaded.textBytes });
     const w = [...(warning ? [warning] : []), ...(loaded.utf8 ? [] : [notUtf8(rp.display)])];
-    return result(rp, loaded.tag, r, w);
+    const res = result(rp, loaded.tag, r, w);
+    // the bytes just read: the reply's SHA-256 is theirs (hashed once per kept read) while the file keeps their stat key
+    const read = loaded.read;
+    if (read !== undefined) {
+      const memo = loaded.memo;
+      const sha256 = () => {
+        const known = memo?.get(SHA256_MEMO) as string | undefined;
+        if (known !== undefined) return known;
+        const digest = createHash('sha256').update(read.bytes).digest('hex');
+        memo?.set(SHA256_MEMO, digest);
+        return digest;
+      };
+      readInHand.set(res, { real: rp.real, bytes: read.bytes, key: read.key, sha256 });
+    }
+    return res;
   };
   if (t.line_range !== undefined) {
     const parsed = parseLineRange(t.line_range);
@@ -211,6 +232,6 @@ export const fsReadTool = defineTool({
       call.progress({ progress: ++done, total: args.targets.length });
     }
     const text = results.map((r) => (r.content !== '' ? r.content : '') + (r.warnings ? `${r.content !== '' ? '\n' : ''}[warning] ${r.path}: ${r.warnings}` : '')).join('\n\n');
-    return { structured: { results: await withSha256(engine, results, call.signal) }, text };
+    return { structured: { results: await withSha256(engine, results, call.signal, (r) => readInHand.get(r)) }, text };
   },
 });
