@@ -14,7 +14,11 @@ import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
 /** Block and symbol reads parse the whole file; larger files are refused with a warning. */
 export const MAX_PARSE_BYTES = 16 * 1024 * 1024;
 
-export type LoadedLines = LineScan & LineSource & { readonly size: number };
+export type LoadedLines = LineScan & LineSource & {
+  readonly size: number;
+  /** A small file's bytes as read and its stat key then (read at once, so kept at no cost). */
+  readonly read?: { readonly bytes: Uint8Array; readonly key: string };
+};
 
 export interface CollectOptions {
   /** Which lines to keep (default: all). */
@@ -74,7 +78,7 @@ export async function loadLines(guard: PathGuard, rp: ResolvedPath, options: Col
   if (small) {
     const { kept, onLine } = collector(options);
     const scan = scanBytes(small.bytes, onLine, { keepTextUpTo: options.keepTextUpTo ?? 0 });
-    return { ...scan, size: small.bytes.length, line: lineOf(kept) };
+    return { ...scan, size: small.bytes.length, line: lineOf(kept), read: { bytes: small.bytes, key: small.key } };
   }
   const vh = await openVerified(guard, rp, options.scope ?? 'read');
   try {

@@ -16,7 +16,7 @@ import { formatHeader } from '../../core/text/tag.js';
 import { splitLines } from '../../core/text/text-doc.js';
 import { openVerified } from '../../io/guard/open-verified.js';
 import type { ResolvedPath } from '../../io/guard/path-guard.js';
-import { loadForParse, loadLines } from '../../io/read/read-lines.js';
+import { loadForParse, loadLines, type LoadedLines } from '../../io/read/read-lines.js';
 import { loadWholeLines } from '../../io/read/whole-read-cache.js';
 import { resolveBlockInTree } from '../../lang/symbols/blocks.js';
 import { parseWhenReady } from '../../lang/parse/parse-cache.js';
@@ -45,6 +45,12 @@ const SHA256_MEMO = 'fs_read:sha256';
 
 /** Results of whole reads, with the bytes read and the file's stat key then (for the reply's sha256). */
 const readInHand = new WeakMap<ReadResult, InHand>();
+
+/** A range, block or symbol result of a small file: its sha256 from the bytes the read holds (no second read). */
+function heldBy(res: ReadResult, rp: ResolvedPath, loaded: LoadedLines): ReadResult {
+  if (loaded.read !== undefined) readInHand.set(res, { real: rp.real, bytes: loaded.read.bytes, key: loaded.read.key });
+  return res;
+}
 
 const Input = z.strictObject({ targets: z.array(Target).min(1).meta({ guide: 'What to read; each target gets its own result(s)' }) });
 // `results` is optional in the schema only so that an error result ({ error }) validates too.
@@ -127,7 +133,7 @@ async function readSymbol(engine: Engine, rp: ResolvedPath, name: string, budget
   const src = textSource(loaded.text);
   const r = renderBlock(src, match, budget, full);
   remember(engine, rp.real, loaded.text, r.seen, { tag: loaded.tag });
-  return [result(rp, loaded.tag, r, loaded.utf8 ? [] : [notUtf8(rp.display)])];
+  return [heldBy(result(rp, loaded.tag, r, loaded.utf8 ? [] : [notUtf8(rp.display)]), rp, loaded)];
 }
 
 async function readFile(engine: Engine, rp: ResolvedPath, t: TargetArgs, budget: ReplyBudget, signal: AbortSignal): Promise<ReadResult> {
@@ -168,7 +174,7 @@ async function readFile(engine: Engine, rp: ResolvedPath, t: TargetArgs, budget:
     });
     const r = renderRanges(loaded, ranges, budget);
     remember(engine, rp.real, loaded.text, r.seen, { tag: loaded.tag });
-    return result(rp, loaded.tag, r, loaded.utf8 ? [] : [notUtf8(rp.display)]);
+    return heldBy(result(rp, loaded.tag, r, loaded.utf8 ? [] : [notUtf8(rp.display)]), rp, loaded);
   }
   if (t.line !== undefined) {
     const lang = languageForPath(rp.display) ?? languageForPath(rp.real);
@@ -181,7 +187,7 @@ async function readFile(engine: Engine, rp: ResolvedPath, t: TargetArgs, budget:
     if (!span) return whole(blockNotResolved(t.line, rp.display));
     const r = renderBlock(textSource(loaded.text), span, budget, t.full === true);
     remember(engine, rp.real, loaded.text, r.seen, { tag: loaded.tag });
-    return result(rp, loaded.tag, r, loaded.utf8 ? [] : [notUtf8(rp.display)]);
+    return heldBy(result(rp, loaded.tag, r, loaded.utf8 ? [] : [notUtf8(rp.display)]), rp, loaded);
   }
   return whole(undefined);
 }
