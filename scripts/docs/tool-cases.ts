@@ -37,7 +37,7 @@ export const CASES: Record<string, ToolCases> = {
     example: { args: { targets: [{ path: 'src/app.ts', line_range: '3-5' }, { path: 'src', symbol: 'load' }] } },
     errors: [
       { args: { targets: [] }, code: 'invalid_arguments', note: 'an empty batch' },
-      { args: { targets: [{ path: 'missing.ts' }] }, note: 'a missing file is a warning of its result, not an error: the other targets are still read' },
+      { args: { targets: [{ path: 'src/app.ts', line_range: '1-2' }, { path: 'missing.ts' }] }, note: 'a missing file is a warning of its result, not an error: the other targets are still read (a call that reads nothing at all is an error)' },
     ],
   },
   fs_write: {

@@ -238,6 +238,8 @@ export const fsReadTool = defineTool({
       call.progress({ progress: ++done, total: args.targets.length });
     }
     const text = results.map((r) => (r.content !== '' ? r.content : '') + (r.warnings ? `${r.content !== '' ? '\n' : ''}[warning] ${r.path}: ${r.warnings}` : '')).join('\n\n');
-    return { structured: { results: await withSha256(engine, results, call.signal, (r) => readInHand.get(r)) }, text };
+    // nothing read at all (every target refused or missing): the call is an error, its results still say why
+    const nothing = results.every((r) => r.file_hash === '' && r.content === '');
+    return { structured: { results: await withSha256(engine, results, call.signal, (r) => readInHand.get(r)) }, text, ...(nothing ? { isError: true } : {}) };
   },
 });
