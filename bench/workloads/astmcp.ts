@@ -227,7 +227,7 @@ async function runCase(ctx: Parameters<Workload['run']>[0], base: string, c: Cas
     issue: 34,
     unit: 'ms',
     direction: 'lower',
-    anchorName: 'ast-mcp 0.3.0 (seed 004)',
+    anchorName: 'ast-mcp 0.3.0',
     goal: { kind: 'ratio', bound: 'max', value: 1.0, text: '≤ 1.0×' },
   };
   const work = path.join(ctx.opts.work, 'astmcp', c.id);
@@ -289,7 +289,7 @@ export const astmcp: Workload = {
     const base = astmcpBase();
     if (!base) {
       ctx.log('ast-mcp not installed (see docs/BENCHMARKS.md, "ast-mcp"): its rows are skipped');
-      return CASES.map((c) => ({ id: c.id, title: c.title, issue: 34, status: 'anchor missing' as const, unit: 'ms', direction: 'lower' as const, anchorName: 'ast-mcp 0.3.0 (seed 004)', goal: { kind: 'ratio' as const, bound: 'max' as const, value: 1.0, text: '≤ 1.0×' }, note: 'ast-mcp not installed: ASTMCP_BASE' }));
+      return CASES.map((c) => ({ id: c.id, title: c.title, issue: 34, status: 'anchor missing' as const, unit: 'ms', direction: 'lower' as const, anchorName: 'ast-mcp 0.3.0', goal: { kind: 'ratio' as const, bound: 'max' as const, value: 1.0, text: '≤ 1.0×' }, note: 'ast-mcp not installed: ASTMCP_BASE' }));
     }
     const rows: Row[] = [];
     for (const c of CASES) rows.push(await runCase(ctx, base, c));
