@@ -51,6 +51,14 @@ export function connectReference(serverScript: string, root: string): Promise<Mc
   return connectStdio(process.execPath, [serverScript, root], root);
 }
 
+/** The `data` of a boundary tool's envelope, or throws with the error envelope. */
+export function envelopeData<T>(r: CallToolResult): T {
+  okText(r);
+  const sc = r.structuredContent as { ok: boolean; data?: T; error?: unknown } | undefined;
+  if (!sc?.ok) throw new Error(`error envelope: ${JSON.stringify(sc).slice(0, 300)}`);
+  return sc.data as T;
+}
+
 /** The text of the first content block, or throws with it when the call is an error. */
 export function okText(r: CallToolResult): string {
   const block = r.content[0];

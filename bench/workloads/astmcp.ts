@@ -19,7 +19,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { processCpuMs } from '../lib/cpu.js';
 import { linesText, textLine } from '../lib/fixtures.js';
 import { startReplay, type Replay } from '../lib/floors.js';
-import { connectHashline, connectStdio, okText, type McpSide } from '../lib/mcp.js';
+import { connectHashline, connectStdio, envelopeData, type McpSide } from '../lib/mcp.js';
 import { median } from '../lib/stats.js';
 import { failed, finish, type Row, type Workload } from '../lib/types.js';
 
@@ -55,12 +55,6 @@ export function connectAstmcp(base: string, root: string): Promise<McpSide> {
   return connectStdio(path.join(base, 'bun/node_modules/.bin/bun'), [path.join(base, 'ast-mcp/dist/ast-mcp.js'), 'mcp'], root, 'hashline-bench', env);
 }
 
-function data<T>(r: CallToolResult): T {
-  okText(r);
-  const sc = r.structuredContent as { ok: boolean; data?: T } | undefined;
-  if (!sc?.ok) throw new Error(`error envelope: ${JSON.stringify(sc).slice(0, 300)}`);
-  return sc.data as T;
-}
 
 const sha = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
 const ms = async (fn: () => Promise<unknown>) => {
@@ -119,7 +113,7 @@ function patchCase(ext: 'txt' | 'ts'): Case {
       const next = textLine(LINE, `${s.name}${i} `);
       const r = await s.mcp.call('file_patch', { files: { [file]: { patchStrategy: 'aider_block', expectedSha256: s.state.sha, aiderBlocks: [{ search: `${prev}\n`, replace: `${next}\n` }] } } });
       // hashline lists the files; ast-mcp keys them by path
-      const files = data<{ files: Array<{ sha256: string }> | Record<string, { sha256: string }> }>(r).files;
+      const files = envelopeData<{ files: Array<{ sha256: string }> | Record<string, { sha256: string }> }>(r).files;
       s.state.sha = (Array.isArray(files) ? files[0] : Object.values(files)[0])!.sha256;
       s.state.prev = next;
       return r;
@@ -175,7 +169,7 @@ const CASES: Case[] = [
       s.state.sha ??= sha(readFileSync(path.join(s.root, 'w.txt')));
       const content = linesText(LINES, `${s.name}${i}`);
       const r = await s.mcp.call('file_write', { files: { 'w.txt': { content, expectedSha256: s.state.sha } } });
-      data(r);
+      envelopeData(r);
       s.state.sha = sha(content);
       return r;
     },
@@ -205,7 +199,7 @@ const CASES: Case[] = [
       const from = s.state.at ?? 'a.txt';
       const to = from === 'a.txt' ? 'b.txt' : 'a.txt';
       const r = await s.mcp.call('file_rename', { files: { [from]: { destination: to, expectedSha256: s.state.sha } } });
-      data(r);
+      envelopeData(r);
       s.state.at = to;
       return r;
     },

@@ -11,18 +11,12 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { linesText, textLine } from '../lib/fixtures.js';
 import { durableReplaceMs, HistoryCommitFloor, startReplay, type Replay } from '../lib/floors.js';
-import { connectHashline, connectReference, okText } from '../lib/mcp.js';
+import { connectHashline, connectReference, envelopeData, okText } from '../lib/mcp.js';
 import { alternateWithFloor, median, timeMs } from '../lib/stats.js';
 import { failed, finish, notBuilt, type Row, type Workload } from '../lib/types.js';
 
 const LINE = 1000;
 
-function envelope<T>(r: CallToolResult): T {
-  okText(r);
-  const sc = r.structuredContent as { ok: boolean; data?: T; error?: unknown } | undefined;
-  if (!sc?.ok) throw new Error(`error envelope: ${JSON.stringify(sc).slice(0, 300)}`);
-  return sc.data as T;
-}
 
 export const patch: Workload = {
   id: 'patch',
@@ -54,12 +48,12 @@ export const patch: Workload = {
     const commits = new HistoryCommitFloor(ctx.opts.work);
     let replay: Replay | undefined;
     try {
-      let sha = envelope<{ files: Array<{ sha256: string }> }>(await a.call('file_hash', { filePaths: ['h.ts'] })).files[0]!.sha256;
+      let sha = envelopeData<{ files: Array<{ sha256: string }> }>(await a.call('file_hash', { filePaths: ['h.ts'] })).files[0]!.sha256;
       let hPrev = textLine(LINE);
       let rPrev = textLine(LINE);
       // the floor's reply: one patch's recorded reply, of the same shape and size as the timed ones
       const first = await a.call('file_patch', { files: { 'h.ts': { patchStrategy: 'aider_block', expectedSha256: sha, aiderBlocks: [{ search: `${hPrev}\n`, replace: `${textLine(LINE, 'h0 ')}\n` }] } } });
-      sha = envelope<{ files: Array<{ sha256: string }> }>(first).files[0]!.sha256;
+      sha = envelopeData<{ files: Array<{ sha256: string }> }>(first).files[0]!.sha256;
       hPrev = textLine(LINE, 'h0 ');
       replay = await startReplay(ctx.opts.repo, ctx.opts.work, 'patch', [first]);
       const fText = fBytes.toString('utf8');
@@ -68,7 +62,7 @@ export const patch: Workload = {
         (i) =>
           timeMs(async () => {
             const next = textLine(LINE, `h${i + 1} `);
-            const data = envelope<{ files: Array<{ sha256: string; matchMethods: string[] }> }>(
+            const data = envelopeData<{ files: Array<{ sha256: string; matchMethods: string[] }> }>(
               await a.call('file_patch', { files: { 'h.ts': { patchStrategy: 'aider_block', expectedSha256: sha, aiderBlocks: [{ search: `${hPrev}\n`, replace: `${next}\n` }] } } }),
             );
             if (data.files[0]!.matchMethods[0] !== 'exact') throw new Error(`placed by ${data.files[0]!.matchMethods[0]}`);
@@ -85,14 +79,14 @@ export const patch: Workload = {
         3,
       );
       // where the time goes: the same patch on the same text in a file without a grammar (no parse check)
-      let tSha = envelope<{ files: Array<{ sha256: string }> }>(await a.call('file_hash', { filePaths: ['h.txt'] })).files[0]!.sha256;
+      let tSha = envelopeData<{ files: Array<{ sha256: string }> }>(await a.call('file_hash', { filePaths: ['h.txt'] })).files[0]!.sha256;
       let tPrev = textLine(LINE);
       const plain: number[] = [];
       for (let i = 0; i < ctx.opts.reps * 5; i++) {
         const next = textLine(LINE, `t${i} `);
         plain.push(
           await timeMs(async () => {
-            tSha = envelope<{ files: Array<{ sha256: string }> }>(
+            tSha = envelopeData<{ files: Array<{ sha256: string }> }>(
               await a.call('file_patch', { files: { 'h.txt': { patchStrategy: 'aider_block', expectedSha256: tSha, aiderBlocks: [{ search: `${tPrev}\n`, replace: `${next}\n` }] } } }),
             ).files[0]!.sha256;
           }),

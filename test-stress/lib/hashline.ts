@@ -4,9 +4,9 @@
 // have landed: the tools `hashline mcp` lists, and whether the CLI knows `serve`.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { binFresh } from '../../test/helpers/cli.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -15,14 +15,6 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const DIST_CLI = path.join(REPO, 'bin/hashline.mjs');
 const SOURCE_CLI = path.join(REPO, 'src/cli/main.ts');
 
-function newestMtime(dir: string): number {
-  let max = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    max = Math.max(max, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return max;
-}
 
 let cached: string[] | undefined;
 
@@ -30,7 +22,7 @@ let cached: string[] | undefined;
 export function cliArgs(): string[] {
   if (cached) return cached;
   const force = process.env.STRESS_CLI;
-  const distFresh = existsSync(DIST_CLI) && statSync(DIST_CLI).mtimeMs >= newestMtime(path.join(REPO, 'src'));
+  const distFresh = binFresh();
   const useDist = force === 'dist' || (force !== 'source' && distFresh);
   cached = useDist ? [DIST_CLI] : ['--import', 'tsx', SOURCE_CLI];
   return cached;

@@ -4,15 +4,7 @@ import fc from 'fast-check';
 import { TopLevelIdScanner } from '../../src/mcp/top-level-id.js';
 
 function scan(json: string, cuts: number[] = []): string | number | undefined {
-  const bytes = Buffer.from(json);
-  const s = new TopLevelIdScanner();
-  let at = 0;
-  for (const c of cuts) {
-    s.push(bytes.subarray(at, Math.min(at + c, bytes.length)));
-    at = Math.min(at + c, bytes.length);
-  }
-  s.push(bytes.subarray(at));
-  return s.id;
+  return scanAll(json, cuts).id as string | number | undefined;
 }
 
 test('finds the top-level id wherever it stands, ignoring ids nested in params', () => {
