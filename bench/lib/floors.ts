@@ -1,5 +1,6 @@
-// Floors measured in the bench process beside a pair: one durable replace of a file (temporary
-// file, write, fsync, rename, fsync of the directory), one history commit (one SQLite transaction
+// Floors measured in the bench process beside a pair: one replace of a file as hashline's writer
+// does it in the server's durability mode (`atomic`, the default: temporary file, write, rename;
+// `fsync` adds the file's and the directory's flushes), one history commit (one SQLite transaction
 // storing a blob of the same size, with the store's pragmas: WAL, synchronous=NORMAL), and the
 // replay of recorded replies by a bare SDK server (replay-server.mjs).
 
@@ -11,18 +12,23 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { loadSqliteModule, type SqliteConnection } from '../../src/io/history/node-sqlite.js';
 import { connectStdio, okText, type McpSide } from './mcp.js';
 
-/** Replaces `file` by `bytes` as an atomic durable writer does; returns the ms it took. */
-export function durableReplaceMs(file: string, bytes: Uint8Array): number {
+/** What the bench's servers run with (hashline's default), and so what the floors do. */
+export type FloorDurability = 'atomic' | 'fsync';
+
+/** Replaces `file` by `bytes` as hashline's writer does in `mode`; returns the ms it took. */
+export function replaceFloorMs(file: string, bytes: Uint8Array, mode: FloorDurability = 'atomic'): number {
   const t = performance.now();
   const tmp = `${file}.floor-tmp`;
   const fd = openSync(tmp, 'wx', 0o644);
   writeSync(fd, bytes);
-  fsyncSync(fd);
+  if (mode === 'fsync') fsyncSync(fd);
   closeSync(fd);
   renameSync(tmp, file);
-  const d = openSync(path.dirname(file), 'r');
-  fsyncSync(d);
-  closeSync(d);
+  if (mode === 'fsync') {
+    const d = openSync(path.dirname(file), 'r');
+    fsyncSync(d);
+    closeSync(d);
+  }
   return performance.now() - t;
 }
 
@@ -97,11 +103,11 @@ async function each<T>(items: readonly T[], fn: (item: T) => Promise<void>, widt
 }
 
 /**
- * The floor of writing many files durably: ms to create the missing directories, then write each
- * file as a temporary file, flush them concurrently, rename them, and flush each directory once
- * (what an extraction or a rewrite that must survive a crash cannot do with less).
+ * The floor of writing many files in `mode`: ms to create the missing directories, then write each
+ * file as a temporary file and rename it; `fsync` also flushes the files concurrently before the
+ * renames and each directory once after them (what a write that must survive power loss needs).
  */
-export async function durableTreeWriteMs(items: ReadonlyArray<{ target: string; data: Uint8Array }>): Promise<number> {
+export async function treeWriteFloorMs(items: ReadonlyArray<{ target: string; data: Uint8Array }>, mode: FloorDurability = 'atomic'): Promise<number> {
   const work = items.map((it) => ({ ...it, temp: `${it.target}.floor-tmp`, fd: -1 }));
   const dirs = [...new Set(items.map((it) => path.dirname(it.target)))];
   const start = performance.now();
@@ -111,11 +117,11 @@ export async function durableTreeWriteMs(items: ReadonlyArray<{ target: string; 
     writeSync(it.fd, it.data);
   });
   await each(work, async (it) => {
-    await fsyncP(it.fd);
+    if (mode === 'fsync') await fsyncP(it.fd);
     closeSync(it.fd);
   });
   await each(work, (it) => renameP(it.temp, it.target));
-  await each(dirs, async (dir) => {
+  if (mode === 'fsync') await each(dirs, async (dir) => {
     const fd = openSync(dir, 'r');
     await fsyncP(fd);
     closeSync(fd);

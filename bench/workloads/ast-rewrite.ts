@@ -1,15 +1,15 @@
-// A structural rewrite over a 2,000-file tree: hashline `fs_ast_edit` (atomic, durable writes)
+// A structural rewrite over a 2,000-file tree: hashline `fs_ast_edit` (atomic writes, the default durability)
 // against `ast-grep run -p PAT -r OUT -U` on a fresh copy of the same tree, and a check that
 // both leave identical bytes. Two trees: files of one 45-line module, and files of six (about 210
 // lines), on which ast-grep takes about the 1.2 s the issue quotes for its tree. One untimed round
 // first, so both sides read from a warm page cache. The floor, run after each pair, is the sum of
-// two parts: writing the changed files durably with nothing parsed, and parsing and matching every
+// two parts: writing the changed files (atomic) with nothing parsed, and parsing and matching every
 // file on one worker thread per core with nothing read or written (bench/lib/parse-floor.mjs). And the
 // scaling of one file's rewrite (10^4 to 10^5 lines, a match every 10 lines): linear or not, beside
-// the same ratio for its floor (the parse and match of that file on one thread and its durable write).
+// the same ratio for its floor (the parse and match of that file on one thread and its atomic write).
 
 import { execFile } from 'node:child_process';
-import { closeSync, fsync, open, openSync, promises as fsp, rename, writeSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -17,7 +17,7 @@ import { childrenCpuMs, processCpuMs, selfCpuMs } from '../lib/cpu.js';
 import { REWRITE, sourceTree } from '../lib/fixtures.js';
 import { parseFloorMs, treeTexts } from '../lib/parse-floor.mjs';
 import { connectHashline, okText } from '../lib/mcp.js';
-import { durableReplaceMs } from '../lib/floors.js';
+import { replaceFloorMs, treeWriteFloorMs } from '../lib/floors.js';
 import { alternateWithFloor, median, timeMs } from '../lib/stats.js';
 import { failed, finish, notBuilt, type Row, type Workload } from '../lib/types.js';
 
@@ -50,42 +50,15 @@ async function fresh(template: string, dest: string): Promise<void> {
   await run('cp', ['-r', template, dest]);
 }
 
-const fsyncAsync = (fd: number) => new Promise<void>((res, rej) => fsync(fd, (e) => (e ? rej(e) : res())));
-const createAsync = (file: string) => new Promise<number>((res, rej) => open(file, 'wx', 0o644, (e, fd) => (e ? rej(e) : res(fd))));
-const renameAsync = (from: string, to: string) => new Promise<void>((res, rej) => rename(from, to, (e) => (e ? rej(e) : res())));
-
-async function each<T>(items: readonly T[], fn: (item: T) => Promise<void>, width = 32): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
-}
-
 /**
- * The floor under any durable rewrite of the tree: ms to replace each file of `dest` named in
- * `rels` by the bytes of the same file under `source` as the issue prescribes (temporary files
- * created and written, flushed concurrently, renamed, each directory flushed), with no reading or
- * parsing at all. Run on a fresh copy, in the same state of the disk as the two sides.
+ * The floor under any rewrite of the tree in the default `atomic` mode: ms to replace each file of
+ * `dest` named in `rels` by the bytes of the same file under `source` (temporary files created,
+ * written and renamed), with no reading or parsing at all. Run on a fresh copy, in the same state
+ * of the disk as the two sides.
  */
-async function durableWriteMs(source: string, dest: string, rels: readonly string[]): Promise<number> {
+async function writeFloorMs(source: string, dest: string, rels: readonly string[]): Promise<number> {
   const data = await Promise.all(rels.map((r) => fsp.readFile(path.join(source, r))));
-  const items = rels.map((r, i) => ({ target: path.join(dest, r), temp: path.join(dest, `${r}.floor-tmp`), data: data[i]!, fd: -1 }));
-  const start = performance.now();
-  await each(items, async (it) => {
-    it.fd = await createAsync(it.temp);
-    writeSync(it.fd, it.data);
-  });
-  await each(items, async (it) => {
-    await fsyncAsync(it.fd);
-    closeSync(it.fd);
-  });
-  await each(items, (it) => renameAsync(it.temp, it.target));
-  await each([...new Set(items.map((it) => path.dirname(it.target)))], async (dir) => {
-    const fd = openSync(dir, 'r');
-    await fsyncAsync(fd);
-    closeSync(fd);
-  });
-  return performance.now() - start;
+  return treeWriteFloorMs(rels.map((r, i) => ({ target: path.join(dest, r), data: data[i]! })));
 }
 
 /** The trees: files of `parts` modules; the id and title of each row. */
@@ -147,7 +120,7 @@ async function measure(ctx: Parameters<Workload['run']>[0], size: (typeof SIZES)
       async () => {
         await fresh(template, f);
         const rels = await differing(template, a);
-        const w = await cpuOf(cpu.write, selfCpuMs, () => durableWriteMs(a, f, rels));
+        const w = await cpuOf(cpu.write, selfCpuMs, () => writeFloorMs(a, f, rels));
         const p = (await cpuOf(cpu.parse, selfCpuMs, () => parseFloorMs(texts, REWRITE.pat, 'A'))).ms;
         floor.push(w);
         parseFloor.push(p);
@@ -161,7 +134,7 @@ async function measure(ctx: Parameters<Workload['run']>[0], size: (typeof SIZES)
       hashline: median(s.a),
       anchor: median(s.b),
       samples: { hashline: s.a, anchor: s.b },
-      floor: { name: 'napi parse + match of every file on one worker thread per core (nothing read or written) + the durable writes of the changed files (nothing parsed), one after the other', value: median(s.f), samples: s.f },
+      floor: { name: 'napi parse + match of every file on one worker thread per core (nothing read or written) + the atomic writes of the changed files (nothing parsed), one after the other', value: median(s.f), samples: s.f },
     });
     const anchor = median(s.b);
     const floorMs = median(floor.slice(-ctx.opts.heavyReps));
@@ -170,7 +143,7 @@ async function measure(ctx: Parameters<Workload['run']>[0], size: (typeof SIZES)
     const last = (xs: number[]) => median(xs.slice(-ctx.opts.heavyReps));
     const c = { hashline: last(cpu.hashline), astGrep: last(cpu.astGrep), write: last(cpu.write), parse: last(cpu.parse) };
     const floorText =
-      `floors: writing the ${changed} changed files durably with nothing read or parsed ${floorMs.toFixed(0)} ms (${(floorMs / anchor).toFixed(2)}x of ast-grep; CPU ${c.write.toFixed(0)} ms); ` +
+      `floors: writing the ${changed} changed files (atomic) with nothing read or parsed ${floorMs.toFixed(0)} ms (${(floorMs / anchor).toFixed(2)}x of ast-grep; CPU ${c.write.toFixed(0)} ms); ` +
       `parsing and matching every file with napi on ${cores} worker threads, nothing read or written, ${parseMs.toFixed(0)} ms (${(parseMs / anchor).toFixed(2)}x; CPU ${c.parse.toFixed(0)} ms); ` +
       `the two floors' CPU spread over ${cores} cores ${((c.write + c.parse) / cores).toFixed(0)} ms (${((c.write + c.parse) / cores / anchor).toFixed(2)}x); ` +
       `CPU (all threads): hashline ${c.hashline.toFixed(0)} ms, ast-grep ${c.astGrep.toFixed(0)} ms`;
@@ -229,7 +202,7 @@ async function scaling(ctx: Parameters<Workload['run']>[0]): Promise<Row> {
         await fsp.writeFile(path.join(root, 'one.ts'), text);
         times.push(await timeMs(async () => okText(await side.call('fs_ast_edit', { ops: [REWRITE], paths: ['one.ts'] }))));
         const parse = (await parseFloorMs([text], REWRITE.pat, 'A', 1)).ms;
-        floors.push(parse + durableReplaceMs(path.join(root, 'floor-one.ts'), Buffer.from(after)));
+        floors.push(parse + replaceFloorMs(path.join(root, 'floor-one.ts'), Buffer.from(after)));
       }
       p50.push(median(times));
       floor50.push(median(floors));
@@ -238,7 +211,7 @@ async function scaling(ctx: Parameters<Workload['run']>[0]): Promise<Row> {
       ...base,
       status: 'measured',
       hashline: p50[1]! / p50[0]!,
-      floor: { name: 'the same ratio for the parse and match of the file (napi, one thread) plus its durable write', value: floor50[1]! / floor50[0]! },
+      floor: { name: 'the same ratio for the parse and match of the file (napi, one thread) plus its atomic write', value: floor50[1]! / floor50[0]! },
     });
     row.note = `p50 ms: ${sizes[0]} lines ${p50[0]!.toFixed(0)} (floor ${floor50[0]!.toFixed(0)}), ${sizes[1]} lines ${p50[1]!.toFixed(0)} (floor ${floor50[1]!.toFixed(0)})`;
     row.extra = { sizes, p50, floor50 };

@@ -1,7 +1,7 @@
-// Edits over MCP stdio. A 3-hunk edit on a 2,000-line file (durable, history on): hashline
+// Edits over MCP stdio. A 3-hunk edit on a 2,000-line file (atomic, history on): hashline
 // `fs_edit` against the reference server's `edit_file` making the same change (p50). Its floor, run
-// after each pair: a bare server replaying hashline's recorded reply, one durable replace of the
-// same bytes (temp file, write, fsync, rename, fsync of the directory) and one history commit (one
+// after each pair: a bare server replaying hashline's recorded reply, one atomic replace of the
+// same bytes (temp file, write, rename: the default `atomic` durability) and one history commit (one
 // SQLite transaction storing them). And the scaling curve of one 1,000-hunk edit on files of 10^3
 // to 10^5 lines (linear means ×10 lines costs at most ~×10), beside the same curve of its floor.
 
@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { linesText, textLine } from '../lib/fixtures.js';
-import { durableReplaceMs, HistoryCommitFloor, startReplay, type Replay } from '../lib/floors.js';
+import { replaceFloorMs, HistoryCommitFloor, startReplay, type Replay } from '../lib/floors.js';
 import { connectHashline, connectReference, okText, type McpSide } from '../lib/mcp.js';
 import { alternateWithFloor, median, timeMs } from '../lib/stats.js';
 import { failed, finish, notBuilt, type Row, type Workload } from '../lib/types.js';
@@ -28,7 +28,7 @@ async function readTag(side: McpSide, rel: string): Promise<string> {
   return firstResult(await side.call('fs_read', { targets: [{ path: rel, line_range: '1-1' }] })).file_hash;
 }
 
-export const EDIT_FLOOR = 'a bare server replaying the reply + one durable replace of the same bytes + one history commit (one SQLite transaction) of them';
+export const EDIT_FLOOR = 'a bare server replaying the reply + one atomic replace of the same bytes (the default durability) + one history commit (one SQLite transaction) of them';
 
 async function threeHunks(ctx: Parameters<Workload['run']>[0], a: McpSide, root: string, base: Omit<Row, 'status'>): Promise<Row> {
   const ref = ctx.anchors.referenceServer;
@@ -70,7 +70,7 @@ async function threeHunks(ctx: Parameters<Workload['run']>[0], a: McpSide, root:
         }),
       async () => {
         const r = await replay!.callMs();
-        const w = durableReplaceMs(floorFile, floorBytes);
+        const w = replaceFloorMs(floorFile, floorBytes);
         const c = commits.commitMs(floorBytes);
         parts.replay.push(r);
         parts.write.push(w);
@@ -87,7 +87,7 @@ async function threeHunks(ctx: Parameters<Workload['run']>[0], a: McpSide, root:
       samples: { hashline: s.a, anchor: s.b },
       floor: { name: EDIT_FLOOR, value: median(s.f), samples: s.f, goal: { kind: 'ratio', bound: 'max', value: 1.5, text: '≤ 1.5×' } },
     });
-    row.note = `floor parts (p50): replay ${median(parts.replay).toFixed(2)} ms, durable replace ${median(parts.write).toFixed(2)} ms, history commit ${median(parts.commit).toFixed(2)} ms; the floor is ${(median(s.f) / median(s.b)).toFixed(2)}x of the reference (which does not fsync)`;
+    row.note = `floor parts (p50): replay ${median(parts.replay).toFixed(2)} ms, atomic replace ${median(parts.write).toFixed(2)} ms, history commit ${median(parts.commit).toFixed(2)} ms; the floor is ${(median(s.f) / median(s.b)).toFixed(2)}x of the reference (which does not fsync)`;
     row.extra = { floorParts: parts };
     return row;
   } catch (e) {
@@ -116,7 +116,7 @@ async function scaling(ctx: Parameters<Workload['run']>[0], a: McpSide, root: st
         const ops = Array.from({ length: 1000 }, (_, k) => `replace ${k * step + 1}:\n+${textLine(k * step + 1, `s${r} `)}`).join('\n');
         times.push(await timeMs(async () => firstResult(await a.call('fs_edit', { targets: [{ path: rel, file_hash: tag, ops }] }))));
         const bytes = readFileSync(path.join(root, rel));
-        floors.push(durableReplaceMs(path.join(root, `floor-${rel}`), bytes) + commits.commitMs(bytes));
+        floors.push(replaceFloorMs(path.join(root, `floor-${rel}`), bytes) + commits.commitMs(bytes));
       }
       curve[String(lines)] = median(times);
       floorCurve[String(lines)] = median(floors);
@@ -128,7 +128,7 @@ async function scaling(ctx: Parameters<Workload['run']>[0], a: McpSide, root: st
       title: `1,000-hunk edit: time at ${hi} lines / at ${lo} lines`,
       status: 'measured',
       hashline: curve[hi]! / curve[lo]!,
-      floor: { name: 'the same ratio for one durable replace + one history commit of the file at both sizes', value: floorCurve[hi]! / floorCurve[lo]! },
+      floor: { name: 'the same ratio for one atomic replace + one history commit of the file at both sizes', value: floorCurve[hi]! / floorCurve[lo]! },
       extra: { curveMs: curve, floorCurveMs: floorCurve },
       note: `curve (ms): ${Object.entries(curve).map(([k, v]) => `${k} lines ${v.toFixed(1)} (floor ${floorCurve[k]!.toFixed(1)})`).join(', ')}`,
     });
@@ -144,7 +144,7 @@ export const edit: Workload = {
   async run(ctx) {
     const three: Omit<Row, 'status'> = {
       id: 'edit-3-hunks',
-      title: '3-hunk edit of a 2,000-line file (fs_edit, durable, history on), p50',
+      title: '3-hunk edit of a 2,000-line file (fs_edit, atomic, history on), p50',
       issue: 22,
       unit: 'ms',
       direction: 'lower',

@@ -1,16 +1,16 @@
 // file_patch over MCP stdio: one aider block (a changed line in the middle) on a 2,000-line file,
 // against the reference server's `edit_file` making the same change (p50, A B A B). Both sides are
-// driven by the official SDK client; hashline's write is durable (fsync of the file and its
-// directory) and it checks the candidate still parses (TypeScript), the reference's is neither.
+// driven by the official SDK client; hashline writes atomically (its default durability) and checks
+// the candidate still parses (TypeScript); the reference does neither.
 // Floor, run after each pair: a bare server replaying hashline's recorded reply, one parse of the
-// text with ast-grep's napi module, one durable replace and one history commit of the same bytes.
+// text with ast-grep's napi module, one atomic replace and one history commit of the same bytes.
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { linesText, textLine } from '../lib/fixtures.js';
-import { durableReplaceMs, HistoryCommitFloor, startReplay, type Replay } from '../lib/floors.js';
+import { replaceFloorMs, HistoryCommitFloor, startReplay, type Replay } from '../lib/floors.js';
 import { connectHashline, connectReference, envelopeData, okText } from '../lib/mcp.js';
 import { alternateWithFloor, median, timeMs } from '../lib/stats.js';
 import { failed, finish, notBuilt, type Row, type Workload } from '../lib/types.js';
@@ -75,7 +75,7 @@ export const patch: Workload = {
             okText(await b.call('edit_file', { path: bFile, edits: [{ oldText: rPrev, newText: next }] }));
             rPrev = next;
           }),
-        async () => (await replay!.callMs()) + (await timeMs(async () => napi.parse('TypeScript', fText).root())) + durableReplaceMs(fFile, fBytes) + commits.commitMs(fBytes),
+        async () => (await replay!.callMs()) + (await timeMs(async () => napi.parse('TypeScript', fText).root())) + replaceFloorMs(fFile, fBytes) + commits.commitMs(fBytes),
         3,
       );
       // where the time goes: the same patch on the same text in a file without a grammar (no parse check)
@@ -94,7 +94,7 @@ export const patch: Workload = {
         tPrev = next;
       }
       const note = `the same block on the same text as .txt (no grammar, so no parse check): ${median(plain).toFixed(2)} ms, ${(median(plain) / median(s.b)).toFixed(2)}x of the reference`;
-      const floor = { name: 'a bare server replaying the reply + one napi parse of the text + one durable replace + one history commit of it', value: median(s.f), samples: s.f };
+      const floor = { name: 'a bare server replaying the reply + one napi parse of the text + one atomic replace + one history commit of it', value: median(s.f), samples: s.f };
       return [finish({ ...row, status: 'measured', hashline: median(s.a), anchor: median(s.b), samples: { hashline: s.a, anchor: s.b }, floor, note, extra: { plainTextMs: median(plain) } })];
     } catch (e) {
       return [failed(row, e)];

@@ -1,16 +1,16 @@
 // The task agents do most, over MCP stdio, in a 2,000-line TypeScript file of 80 functions of 23
 // lines: read one function, then rewrite it. hashline: `fs_read` of the function by `symbol`, then
-// `fs_edit` replacing its 23 lines (durable, history on); the reference server: `read_text_file` of
+// `fs_edit` replacing its 23 lines (atomic, history on); the reference server: `read_text_file` of
 // the whole file, then `edit_file` of the same 23 lines to the same text. Both change the same
 // function in every round, so each read follows the previous round's edit (a fresh text to parse).
 // Rows: the symbol read alone against the whole read (p50), and the pair of calls (p50 of their sum).
 // Floors, run after each pair: a bare SDK server replaying hashline's recorded replies (the read's;
-// the read's and the edit's) plus, for the pair, one durable replace and one history commit of the file.
+// the read's and the edit's) plus, for the pair, one atomic replace and one history commit of the file.
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { durableReplaceMs, HistoryCommitFloor, startReplay, type Replay } from '../lib/floors.js';
+import { replaceFloorMs, HistoryCommitFloor, startReplay, type Replay } from '../lib/floors.js';
 import { connectHashline, connectReference, okText, type McpSide } from '../lib/mcp.js';
 import { alternateWithFloor, median, timeMs } from '../lib/stats.js';
 import { failed, finish, notBuilt, type Row, type Workload } from '../lib/types.js';
@@ -126,7 +126,7 @@ export const symbolEdit: Workload = {
         async () => {
           const r0 = await replay!.callMs(0);
           floorRead.push(r0);
-          return r0 + (await replay!.callMs(1)) + durableReplaceMs(fFile, bytes) + commits.commitMs(bytes);
+          return r0 + (await replay!.callMs(1)) + replaceFloorMs(fFile, bytes) + commits.commitMs(bytes);
         },
         3,
       );
