@@ -4,19 +4,28 @@
 // dropped. Texts the tools can see as versions are recorded; binary or larger content is kept by a
 // durable store for its log (up to `[history] max_version_bytes`); a deletion and a rename are logged.
 
+import { Buffer } from 'node:buffer';
 import type { HistoryOrigin } from '../core/history/history-store.js';
-import { parseDocAndText } from '../core/text/text-doc.js';
+import { textShape, type TextShape } from '../core/text/text-doc.js';
 import { forgetFile } from '../lang/symbols/symbol-search.js';
 import type { Engine } from './engine.js';
 
-/** The text of `bytes` for the history, and `bytes` again when they are that text's own UTF-8. */
-function textOf(engine: Engine, bytes: Uint8Array): { text: string; utf8Of?: Uint8Array } | null {
+/** What a caller already knows of bytes it hands over: their SHA-256, and their shape (textShape of the same bytes). */
+export interface KnownContent {
+  readonly sha256?: string | undefined;
+  readonly shape?: TextShape | undefined;
+}
+
+/** The text of `bytes` for the history, and `bytes` again (with their SHA-256 when known) when they are that text's own UTF-8. */
+function textOf(engine: Engine, bytes: Uint8Array, known: KnownContent = {}): { text: string; utf8Of?: Uint8Array; sha256?: string } | null {
   // a text longer in bytes than the history keeps is not decoded at all
-  if (bytes.length > engine.history.limits.maxSnapshotBytes * 3 || bytes.includes(0)) return null;
-  const { doc, text } = parseDocAndText(bytes);
-  if (!engine.history.recordable(text)) return null;
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length > engine.history.limits.maxSnapshotBytes * 3 || buf.indexOf(0) !== -1) return null;
+  const shape = known.shape ?? textShape(bytes);
+  if (!engine.history.recordable(shape.text)) return null;
   // no BOM, no CR, valid UTF-8: the bytes are encodeText(text), which the history need not redo
-  return !doc.bom && doc.utf8 && !bytes.includes(0x0d) ? { text, utf8Of: bytes } : { text };
+  if (shape.bom || !shape.utf8 || buf.indexOf(0x0d) !== -1) return { text: shape.text };
+  return { text: shape.text, utf8Of: bytes, ...(known.sha256 === undefined ? {} : { sha256: known.sha256 }) };
 }
 
 /** The largest old content a change should hand back for the history (text versions or stored content). */
@@ -43,6 +52,7 @@ export function recordChange(
 /**
  * recordChange, returning the tags `before` and `after` were kept under as text versions (null:
  * not kept as text): a reply names the bytes it wrote by the tag without computing it again.
+ * `known`: what the caller already has of either side (its SHA-256, its decoded shape), not computed again.
  */
 export function recordChangeTags(
   engine: Engine,
@@ -50,15 +60,16 @@ export function recordChangeTags(
   before: Uint8Array | undefined,
   after: Uint8Array | undefined | null,
   origin?: HistoryOrigin,
+  known: { before?: KnownContent; after?: KnownContent } = {},
 ): { before: string | null; after: string | null } {
   forgetFile(real);
   const h = engine.history;
   const o = origin === undefined ? {} : { origin };
   let kept: string | null = null;
   if (before !== undefined) {
-    const old = textOf(engine, before);
+    const old = textOf(engine, before, known.before);
     if (old !== null) {
-      kept = h.record(real, old.text, { ...o, ...(old.utf8Of ? { bytes: old.utf8Of } : {}) });
+      kept = h.record(real, old.text, { ...o, ...(old.utf8Of ? { bytes: old.utf8Of, sha256: old.sha256 } : {}) });
       h.reanchor(real, old.text, o);
     } else h.keep(real, before, { ...o, kind: 'seen' });
   }
@@ -67,8 +78,8 @@ export function recordChangeTags(
     return { before: kept, after: null };
   }
   if (after === null) return { before: kept, after: null };
-  const now = textOf(engine, after);
-  if (now !== null) return { before: kept, after: h.record(real, now.text, { ...o, kind: 'made', ...(now.utf8Of ? { bytes: now.utf8Of } : {}) }) };
+  const now = textOf(engine, after, known.after);
+  if (now !== null) return { before: kept, after: h.record(real, now.text, { ...o, kind: 'made', ...(now.utf8Of ? { bytes: now.utf8Of, sha256: now.sha256 } : {}) }) };
   h.keep(real, after, { ...o, kind: 'made' });
   return { before: kept, after: null };
 }

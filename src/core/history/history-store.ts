@@ -48,6 +48,8 @@ export interface RecordOptions {
   readonly tag?: string | undefined;
   /** encodeText(text), when the caller has it (a store that keeps bytes need not encode again). */
   readonly bytes?: Uint8Array | undefined;
+  /** The SHA-256 (hex) of `bytes`, when the caller has it (a store that hashes need not hash again). */
+  readonly sha256?: string | undefined;
   readonly origin?: HistoryOrigin | undefined;
   readonly kind?: RecordKind;
 }

@@ -4,7 +4,11 @@
 import type { ResolvedPath } from '../guard/path-guard.js';
 
 export type FileChange =
-  | { kind: 'write'; rp: ResolvedPath; bytes: Uint8Array; expectedSha256?: string | undefined; mode?: number; owner?: { uid: number; gid: number }; createParents?: boolean }
+  | {
+      kind: 'write'; rp: ResolvedPath; bytes: Uint8Array; expectedSha256?: string | undefined; mode?: number; owner?: { uid: number; gid: number }; createParents?: boolean;
+      /** The bytes whose SHA-256 is `expectedSha256`, as the caller read them: the preflight compares them instead of hashing. */
+      expectedBytes?: Uint8Array | undefined;
+    }
   | { kind: 'delete'; rp: ResolvedPath; expectedSha256?: string | undefined; removeEmptyParents?: boolean }
   | { kind: 'rename'; from: ResolvedPath; to: ResolvedPath; expectedSha256?: string | undefined; createParents?: boolean }
   | { kind: 'chattr'; rp: ResolvedPath; mode?: number | undefined; owner?: { uid: number; gid: number } | undefined; expectedSha256?: string | undefined };

@@ -97,7 +97,8 @@ async function preflight(guard: PathGuard, c: FileChange, requireHash: boolean, 
     const target = guard.display(rp.real);
     throw new HashlineError('not_regular_file', linkRefused(rp.display, target), { details: { filePath: rp.display, path: rp.display, reason: 'symlink', target } });
   }
-  const state = await readState(guard, rp, keep, signal);
+  const known = c.kind === 'write' && c.expectedBytes !== undefined && c.expectedSha256 !== undefined ? { bytes: c.expectedBytes, sha256: c.expectedSha256.toLowerCase() } : undefined;
+  const state = await readState(guard, rp, keep, signal, known);
   checkExpected(rp, state, c.expectedSha256, { requireHash, mayCreate: c.kind === 'write', hidden: !readAdmitted(guard, rp) });
   if (c.kind === 'rename' && (await occupied(c.to))) {
     throw new HashlineError('already_exists', `\`${c.to.display}\` already exists`, { details: { path: c.to.display } });
@@ -174,7 +175,7 @@ export async function commitBatch(
             // a read-blocked file's hash is returned only when the caller gave it
             if (c.expectedSha256 !== undefined || readAdmitted(guard, primary(c))) outcome.sha256Before = state.sha256;
             if (c.kind !== 'write' && c.kind !== 'delete') outcome.sha256After = state.sha256;
-            if (state.bytes) outcome.before = state.bytes;
+            if (state.bytes && state.size <= keep) outcome.before = state.bytes;
           }
           if (c.kind === 'write') {
             outcome.sha256After = createHash('sha256').update(c.bytes).digest('hex');

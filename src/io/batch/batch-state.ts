@@ -3,8 +3,11 @@
 // change (the compare-and-swap preflight) and journaled; right before each file's own change the
 // file is opened again and both its identity and its hash must still be the journaled ones, so a
 // file modified or replaced meanwhile by a process that does not take hashline's locks is never
-// changed on the strength of the first look.
+// changed on the strength of the first look. When the bytes are in hand (the caller read them
+// under the same locks, or the preflight kept them), a later look compares the bytes themselves
+// instead of hashing them again: the same check, with no second SHA-256 pass.
 
+import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { HashlineError, toHashlineError } from '../../core/errors/errors.js';
@@ -33,7 +36,23 @@ function stateOf(vh: VerifiedHandle, sha256: string, size: number, bytes?: Uint8
   return { exists: true, sha256, size, mode: vh.mode, uid: vh.uid, gid: vh.gid, dev: vh.dev, ino: vh.ino, ...(bytes ? { bytes } : {}) };
 }
 
-async function hashOpen(vh: VerifiedHandle, keepUpTo: number, signal?: AbortSignal): Promise<PresentState> {
+/** Bytes the state is expected to hold and their SHA-256 (the caller computed it from them). */
+export interface KnownBytes {
+  readonly bytes: Uint8Array;
+  readonly sha256: string;
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+}
+
+async function hashOpen(vh: VerifiedHandle, keepUpTo: number, signal?: AbortSignal, known?: KnownBytes): Promise<PresentState> {
+  if (known !== undefined && vh.size === known.bytes.length) {
+    const bytes = await vh.handle.readFile();
+    // the same bytes have the known hash; other bytes are hashed for what they are
+    const sha256 = equalBytes(bytes, known.bytes) ? known.sha256 : createHash('sha256').update(bytes).digest('hex');
+    return stateOf(vh, sha256, bytes.length, bytes);
+  }
   if (vh.size <= keepUpTo) {
     const bytes = await vh.handle.readFile();
     return stateOf(vh, createHash('sha256').update(bytes).digest('hex'), bytes.length, bytes);
@@ -43,7 +62,7 @@ async function hashOpen(vh: VerifiedHandle, keepUpTo: number, signal?: AbortSign
 }
 
 /** The file at `rp` as it is now (a verified open: no final link, a regular file, inside the policy). */
-export async function readState(guard: PathGuard, rp: ResolvedPath, keepUpTo = -1, signal?: AbortSignal): Promise<FileState> {
+export async function readState(guard: PathGuard, rp: ResolvedPath, keepUpTo = -1, signal?: AbortSignal, known?: KnownBytes): Promise<FileState> {
   let vh: VerifiedHandle;
   try {
     vh = await openVerified(guard, rp, 'write');
@@ -52,7 +71,7 @@ export async function readState(guard: PathGuard, rp: ResolvedPath, keepUpTo = -
     throw e;
   }
   try {
-    return await hashOpen(vh, keepUpTo, signal);
+    return await hashOpen(vh, keepUpTo, signal, known);
   } finally {
     await vh.handle.close();
   }
@@ -98,7 +117,7 @@ export async function reopenChecked(guard: PathGuard, rp: ResolvedPath, journale
   }
   try {
     if (vh.dev !== journaled.dev || vh.ino !== journaled.ino) throw changedError(rp, 'replaced');
-    const now = await hashOpen(vh, journaled.bytes ? journaled.size : -1, signal);
+    const now = await hashOpen(vh, journaled.bytes ? journaled.size : -1, signal, journaled.bytes ? { bytes: journaled.bytes, sha256: journaled.sha256 } : undefined);
     if (now.sha256 !== journaled.sha256) {
       // a read-blocked file's hashes never leave: the change is named, not its evidence
       throw readAdmitted(guard, rp) ? changedError(rp, 'changed', journaled.sha256, now.sha256) : changedError(rp, 'changed');

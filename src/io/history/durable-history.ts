@@ -225,7 +225,7 @@ export class DurableHistory implements HistoryStore {
     // With the bytes at hand a known text is found by its SHA-256, and its text compared only then:
     // a text read whole may be a rope of pieces (io/read/line-reader.ts), and comparing it with another
     // text of the same length would flatten it into one large string.
-    const sha = bytes !== undefined ? sha256Hex(bytes) : undefined;
+    const sha = bytes !== undefined ? (options.sha256 ?? sha256Hex(bytes)) : undefined;
     const found = sha !== undefined ? w.versions.find((v) => v.sha256 === sha && v.text === text) : w.versions.find((v) => v.text === text);
     const kind: RecordKind = options.kind ?? 'seen';
     // recording a known text again keeps its place but makes the path the most recently used, as in memory

@@ -98,7 +98,8 @@ export const fileWriteTool = defineTool({
     const tags: Array<string | null> = [];
     const files = outcomes.map((o, i) => {
       const change = changes[i] as Extract<FileChange, { kind: 'write' }>;
-      tags.push(recordChangeTags(engine, change.rp.real, o.before, change.bytes).after);
+      // the batch hashed both sides: the history takes their SHA-256 as it is
+      tags.push(recordChangeTags(engine, change.rp.real, o.before, change.bytes, undefined, { before: { sha256: o.sha256Before }, after: { sha256: o.sha256After } }).after);
       return {
         filePath: o.path,
         sha256: o.sha256After!,

@@ -168,3 +168,31 @@ test('a delete removes the parents it leaves empty, innermost first, and stops a
   await commitBatch(engine.guard, engine.locks, [{ kind: 'delete', rp: await r('d/g.txt'), expectedSha256: sha('G\n'), removeEmptyParents: true }]);
   assert.deepEqual((await fsp.readdir(sb.root)).sort(), ['b.txt', 'sub']);
 });
+
+test('a write given the bytes it expects compares them: other bytes of the same size are refused before and after the preflight', async () => {
+  const { sb, engine, r, at } = await tree();
+  const read = Buffer.from('A\n');
+  // changed between the caller's read and the preflight (same size: only the bytes tell)
+  await fsp.writeFile(at('a.txt'), 'Z\n');
+  const write = async (): Promise<FileChange> => ({ kind: 'write', rp: await r('a.txt'), bytes: Buffer.from('new\n'), expectedSha256: sha('A\n'), expectedBytes: read });
+  await assert.rejects(
+    commitBatch(engine.guard, engine.locks, [await write()]),
+    (e: Coded) => e.code === 'stale_or_missing_hash' && e.details?.reason === 'mismatch' && e.details?.actual === sha('Z\n'),
+  );
+  assert.equal(await fsp.readFile(at('a.txt'), 'utf8'), 'Z\n');
+  // changed in place (same size) after the preflight, before the write: the kept bytes are compared again
+  await fsp.writeFile(at('a.txt'), 'A\n');
+  await assert.rejects(
+    commitBatch(engine.guard, engine.locks, [await write()], { beforeApply: () => fsp.writeFile(at('a.txt'), 'Y\n') }),
+    (e: Coded) => e.code === 'stale_or_missing_hash' && e.details?.reason === 'changed' && e.details?.actual === sha('Y\n'),
+  );
+  assert.equal(await fsp.readFile(at('a.txt'), 'utf8'), 'Y\n');
+  // unchanged: written, the outcome names both hashes, and the bytes are not handed back unasked
+  await fsp.writeFile(at('a.txt'), 'A\n');
+  const [done] = await commitBatch(engine.guard, engine.locks, [await write()]);
+  assert.equal(await fsp.readFile(at('a.txt'), 'utf8'), 'new\n');
+  assert.equal(done!.sha256Before, sha('A\n'));
+  assert.equal(done!.sha256After, sha('new\n'));
+  assert.equal(done!.before, undefined);
+  assert.deepEqual((await fsp.readdir(sb.root)).filter((n) => n.includes('hashline-')), []);
+});

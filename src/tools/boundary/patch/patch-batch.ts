@@ -142,7 +142,7 @@ async function prepare(engine: Engine, item: Item, call: CallContext): Promise<F
   let final = cand.bytes;
   let formatter: string | undefined;
   if (!preview && cand.changed) ({ bytes: final, formatter } = await formatForCommit(engine, rp, cand.bytes, call.signal));
-  return { display, rp, preview, bytes, sourceSha256, source, cand, final, chattr, sql, formatter, receiptCommitted: item.plan.kind === 'receipt' };
+  return { display, rp, preview, bytes, sourceSha256, source, shape, cand, final, chattr, sql, formatter, receiptCommitted: item.plan.kind === 'receipt' };
 }
 
 /** An operating-system failure (EPERM, ENOSPC ...) is `io_error`, whatever raised it. */
@@ -225,6 +225,8 @@ export async function runPatchBatch(engine: Engine, files: Readonly<Record<strin
           bytes: o.final,
           // the file was read under this lock: any other change since is a writer that takes no locks
           expectedSha256: o.sourceSha256,
+          // ... and these are its bytes: the batch compares them instead of hashing the file again
+          expectedBytes: o.bytes,
           ...(o.chattr?.chmod === undefined ? {} : { mode: o.chattr.chmod }),
           ...(o.chattr?.chown === undefined ? {} : { owner: o.chattr.chown }),
         }));
@@ -237,7 +239,9 @@ export async function runPatchBatch(engine: Engine, files: Readonly<Record<strin
         done.forEach((d, k) => {
           writes[k]!.sha256After = d.sha256After;
           writes[k]!.keyAfter = d.keyAfter;
-          writes[k]!.tagAfter = recordChangeTags(engine, writes[k]!.rp.real, writes[k]!.bytes, writes[k]!.final).after;
+          const w = writes[k]!;
+          // both sides' SHA-256 and the source's decoding are at hand: the history does not redo them
+          w.tagAfter = recordChangeTags(engine, w.rp.real, w.bytes, w.final, undefined, { before: { sha256: w.sourceSha256, shape: w.shape }, after: { sha256: d.sha256After } }).after;
         });
       }
       return buildResults(outcomes);

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { ReceiptRecord } from '../../../core/receipt-book.js';
 import { jsonEscapedBytes, ReplyBudget } from '../../../core/read/reply-budget.js';
 import { rewriteDiff } from '../../../core/text/rewrite-diff.js';
-import { textShape } from '../../../core/text/text-doc.js';
+import { textShape, type TextShape } from '../../../core/text/text-doc.js';
 import type { ResolvedPath } from '../../../io/guard/path-guard.js';
 import type { Chattr } from './patch-plan.js';
 import type { SqlOutcome } from './patch-sql.js';
@@ -30,6 +30,8 @@ export interface FileOutcome {
   readonly bytes: Uint8Array;
   readonly sourceSha256: string;
   readonly source: SourceText;
+  /** The source's decoding (textShape of `bytes`). */
+  readonly shape: TextShape;
   readonly cand: Candidate;
   /** What a commit writes: the candidate, formatted when a formatter took the file. */
   readonly final: Uint8Array;
