@@ -7,6 +7,7 @@
 // of one call share a reply budget: a diff that does not fit is left out with a note, the edit
 // stands (a change that landed is never answered as a failure).
 
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { MAX_BATCH_FILES } from '../../core/config/config.js';
 import { materialize } from '../../core/edit/apply.js';
@@ -236,7 +237,11 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, session: 
       if (reparses) written.remember(rp.real, { bytes, doc: next, text: after, tag: newTag });
       else written.forget(rp.real);
       // (a text longer in UTF-16 units than the byte limit cannot be recorded: skip the scan)
-      if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, { tag: newTag, kind: 'made', bytes: textBytes }) !== null) {
+      // one SHA-256 of the written bytes serves the history (when they are the text's own UTF-8) and the reply
+      let sha256: string | undefined;
+      const sha256Once = () => (sha256 ??= createHash('sha256').update(bytes).digest('hex'));
+      const recordSha = textBytes === bytes ? sha256Once() : undefined;
+      if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, { tag: newTag, kind: 'made', bytes: textBytes, sha256: recordSha }) !== null) {
         engine.history.markSeen(rp.real, after, seen);
         // this session's next stale edit of the file is carried through this one exactly (a stale
         // edit needs the text it read in the history: both texts are versions there)
@@ -248,7 +253,7 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, session: 
       if (firstChangedLine !== undefined) result.first_changed_line = firstChangedLine;
       if (shown) result.diff = diff;
       if (terse) result.summary = changedSpan(decision.pieces, loaded.doc.lines.length);
-      if (key !== undefined) result.held = { real: rp.real, bytes, key };
+      if (key !== undefined) result.held = { real: rp.real, bytes, key, sha256: sha256Once };
       return result;
     },
     { signal },

@@ -59,21 +59,27 @@ test('only the last edits of a file are kept', () => {
   assert.equal(j.chain('S', '/f', 't1', `t${JOURNAL_EDITS + 1}`)!.length, JOURNAL_EDITS);
 });
 
-test('textDigest: the SHA-256 of the whole UTF-16 text, fed in slices (a pair or an escape across a slice edge too)', () => {
-  const whole = (t: string) => createHash('sha256').update(t, 'utf16le').digest('base64');
+test('textDigest: a byte-wide text is the SHA-256 of its bytes, another of its whole UTF-16 text fed in slices (a pair or an escape across a slice edge too)', () => {
+  const wide = (t: string) => createHash('sha256').update('U').update(t, 'utf16le').digest('base64');
+  const narrow = (t: string) => createHash('sha256').update('L').update(Buffer.from(Array.from(t, (c) => c.charCodeAt(0)))).digest('base64');
   const edge = 16 * 1024;
   const texts = [
     '',
     'short',
+    'caf\u00e9 \u00ff\u0000',
     'x'.repeat(edge),
     'x'.repeat(edge + 1),
     // a surrogate pair split by the slice edge, an escaped byte and a lone surrogate beside it
     'a'.repeat(edge - 1) + '\ud83d\ude00' + '\udc99\ud800' + 'é'.repeat(3 * edge),
     Array.from({ length: 3000 }, (_, i) => `line ${i} Ω\n`).join(''),
+    'x'.repeat(edge) + '\u0100',
   ];
-  for (const t of texts) assert.equal(textDigest(t), whole(t), `length ${t.length}`);
+  for (const t of texts) assert.equal(textDigest(t), /[^\u0000-\u00ff]/.test(t) ? wide(t) : narrow(t), `length ${t.length}`);
   // texts that differ only past the first slice differ
   assert.notEqual(textDigest('x'.repeat(edge) + 'a'), textDigest('x'.repeat(edge) + 'b'));
+  // a byte-wide text and a wide one whose UTF-16 bytes are the first one's bytes differ
+  assert.notEqual(textDigest('\u0000\u0001'), textDigest('\u0100'));
+  assert.notEqual(textDigest('A\u0000'), textDigest('A'));
 });
 
 test('a chain through long texts: the text an edit wrote is where the next one starts', () => {
