@@ -3,6 +3,8 @@
 // generic line diff of 10^4 lines with 1,000 changes costs about a second; this costs a few ms).
 // The layout follows jsdiff's structuredPatch with 3 context lines (regions closer than 2×context
 // share a hunk; removals before additions; `\ No newline at end of file` after an unterminated line).
+// The runs of kept lines at both ends (a line copied to its own place, unchanged) are left out of
+// the pass but for the context they give: the change of one line in a long file costs a few lines.
 
 import { displayText } from '../text/text-codec.js';
 import { DIFF_CONTEXT_LINES } from '../text/unified-diff.js';
@@ -26,18 +28,91 @@ const DEL = 1;
 const ADD = 2;
 const NO_NEWLINE = '\\ No newline at end of file';
 
+/**
+ * Where a window of two texts starts in each (0-based lines) and how many lines the whole new text
+ * has: the diff of the window is numbered as the diff of the whole texts.
+ */
+export interface DiffWindow {
+  readonly oldStart: number;
+  readonly newStart: number;
+  readonly newTotal: number;
+}
+
 /** Unified diff of `before` → `after`, where `after` is `pieces` of `before` materialized. */
 export function pieceDiff(path: string, before: DiffSide, pieces: readonly Piece[], after: DiffSide, context = DIFF_CONTEXT_LINES): PieceDiff {
+  return diffOf(path, before, pieces, after, context, true);
+}
+
+/** pieceDiff without leaving out the kept ends: one pass over the whole texts (the test that pins both alike uses it). */
+export function pieceDiffWhole(path: string, before: DiffSide, pieces: readonly Piece[], after: DiffSide, context = DIFF_CONTEXT_LINES): PieceDiff {
+  return diffOf(path, before, pieces, after, context, false);
+}
+
+function diffOf(path: string, before: DiffSide, pieces: readonly Piece[], after: DiffSide, context: number, window: boolean): PieceDiff {
   // An empty last line without a terminator is no line: the text just ends with a newline (and
   // materialize drops it, so `after` may already lack it while `pieces` still has it).
   const lastNew = after.lines.length - 1;
   if (lastNew >= 0 && after.lines[lastNew] === '' && !after.finalNewline && pieces.length === after.lines.length) {
-    return pieceDiff(path, before, pieces.slice(0, -1), { lines: after.lines.slice(0, -1), finalNewline: true }, context);
+    return diffOf(path, before, pieces.slice(0, -1), { lines: after.lines.slice(0, -1), finalNewline: true }, context, window);
   }
   const lastPiece = pieces[pieces.length - 1];
   if (pieces.length === after.lines.length + 1 && lastPiece !== undefined && ('text' in lastPiece ? lastPiece.text : before.lines[lastPiece.src]) === '') {
-    return pieceDiff(path, before, pieces.slice(0, -1), { lines: after.lines, finalNewline: true }, context);
+    return diffOf(path, before, pieces.slice(0, -1), { lines: after.lines, finalNewline: true }, context, window);
   }
+  return (window ? windowed(path, before, pieces, after, context) : undefined) ?? diffPass(path, before, pieces, after, context);
+}
+
+/**
+ * pieceDiff over the part of the texts between their kept ends, with `context` + 1 kept lines
+ * each side; undefined when the ends are too short to be worth it or a piece of the part copies a
+ * line outside it. The pass over the whole texts, run on that part, makes the same entries there
+ * (each kept line before it is an equal line, with nothing pending), so the same diff.
+ */
+function windowed(path: string, before: DiffSide, pieces: readonly Piece[], after: DiffSide, context: number): PieceDiff | undefined {
+  const na = before.lines.length;
+  const nb = after.lines.length;
+  if (pieces.length !== nb) return undefined;
+  const oldTerm = (i: number) => i < na - 1 || before.finalNewline;
+  const newTerm = (k: number) => k < nb - 1 || after.finalNewline;
+  const kept = (i: number, k: number) => {
+    const p = pieces[k]!;
+    return 'src' in p && p.src === i && before.lines[i] === after.lines[k] && oldTerm(i) === newTerm(k);
+  };
+  let head = 0;
+  while (head < na && head < nb && kept(head, head)) head++;
+  let tail = 0;
+  while (tail < na - head && tail < nb - head && kept(na - 1 - tail, nb - 1 - tail)) tail++;
+  const margin = context + 1;
+  const skipHead = Math.max(0, head - margin);
+  const skipTail = Math.max(0, tail - margin);
+  // worth it when it leaves out at least half of the lines (the slices are a pass of their own)
+  if (skipHead + skipTail < 2 * margin || 2 * (skipHead + skipTail) < Math.max(na, nb)) return undefined;
+  const endOld = na - skipTail;
+  const part: Piece[] = [];
+  for (let k = skipHead; k < nb - skipTail; k++) {
+    const p = pieces[k]!;
+    if (!('src' in p)) part.push(p);
+    else if (p.src < skipHead || p.src >= endOld) return undefined;
+    else part.push({ src: p.src - skipHead });
+  }
+  return diffPass(
+    path,
+    { lines: before.lines.slice(skipHead, endOld), finalNewline: skipTail > 0 || before.finalNewline },
+    part,
+    { lines: after.lines.slice(skipHead, nb - skipTail), finalNewline: skipTail > 0 || after.finalNewline },
+    context,
+    { oldStart: skipHead, newStart: skipHead, newTotal: nb },
+  );
+}
+
+/**
+ * The pass over two texts, or over a window of them (`at`) numbered as the whole texts. `after`
+ * is the pieces materialized line for line (diffOf has dropped an empty last piece).
+ */
+export function diffPass(path: string, before: DiffSide, pieces: readonly Piece[], after: DiffSide, context: number, at?: DiffWindow): PieceDiff {
+  const oldBase = at?.oldStart ?? 0;
+  const newBase = at?.newStart ?? 0;
+  const newTotal = at?.newTotal ?? after.lines.length;
   // pieces can describe a change that leaves the text as it was (a line deleted and the same line
   // added further on): no diff then
   if (before.finalNewline === after.finalNewline && before.lines.length === after.lines.length && before.lines.every((l, i) => l === after.lines[i])) {
@@ -138,8 +213,8 @@ export function pieceDiff(path: string, before: DiffSide, pieces: readonly Piece
         if (!newTerm(newAt[j]!)) body.push(NO_NEWLINE);
       }
     }
-    const oldStart = startLine(from, oldAt, (t) => t !== ADD) + (oldLines === 0 ? -1 : 0);
-    const newStart = startLine(from, newAt, (t) => t !== DEL) + (newLines === 0 ? -1 : 0);
+    const oldStart = oldBase + startLine(from, oldAt, (t) => t !== ADD) + (oldLines === 0 ? -1 : 0);
+    const newStart = newBase + startLine(from, newAt, (t) => t !== DEL) + (newLines === 0 ? -1 : 0);
     return [`@@ -${oldStart},${oldLines} +${newStart},${newLines} @@`, ...body].join('\n');
   }
 
@@ -153,6 +228,6 @@ export function pieceDiff(path: string, before: DiffSide, pieces: readonly Piece
 
   let firstNew = 0;
   for (let j = 0; j < first!; j++) if (kind[j] !== DEL) firstNew++;
-  const firstChangedLine = Math.min(firstNew, Math.max(after.lines.length - 1, 0)) + 1;
+  const firstChangedLine = Math.min(newBase + firstNew, Math.max(newTotal - 1, 0)) + 1;
   return { diff: `--- ${path}\n+++ ${path}\n${out.join('\n')}\n`, firstChangedLine };
 }

@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { applyHunks, materialize, textLines } from '../../../src/core/edit/apply.js';
 import { docText, parseDoc } from '../../../src/core/text/text-doc.js';
 import { parseEditOps } from '../../../src/core/edit/parse.js';
-import { pieceDiff } from '../../../src/core/edit/piece-diff.js';
+import { pieceDiff, pieceDiffWhole } from '../../../src/core/edit/piece-diff.js';
+import type { Piece } from '../../../src/core/edit/ops.js';
 import { resolvePlan } from '../../../src/core/edit/plan.js';
 import { unifiedDiff, firstChangedLine } from '../../../src/core/text/unified-diff.js';
 
@@ -125,4 +126,48 @@ test('pieceDiff: 1,000 changes on 10^5 lines read each line a bounded number of 
   const sides = doc.lines.length + next.lines.length;
   assert.ok(lineReads.reads <= 2 * sides, `${lineReads.reads} line reads for ${sides} lines`);
   assert.ok(pieceReads.reads <= 2 * pieces.length, `${pieceReads.reads} piece reads for ${pieces.length} pieces`);
+});
+
+test('property: leaving out the kept ends gives the same diff, byte for byte, as the pass over the whole texts', () => {
+  const lineArb = fc.constantFrom('a', 'b', 'c', '', '  x', '}');
+  const side = (lines: string[], finalNewline: boolean) => ({ lines, finalNewline });
+  fc.assert(
+    fc.property(
+      fc.array(lineArb, { minLength: 1, maxLength: 80 }),
+      fc.nat({ max: 80 }),
+      fc.nat({ max: 80 }),
+      fc.array(fc.oneof(fc.record({ src: fc.nat() }), fc.record({ text: lineArb })), { maxLength: 12 }),
+      fc.boolean(),
+      fc.boolean(),
+      (lines, h0, t0, middle, finalOld, finalNew) => {
+        const na = lines.length;
+        const head = Math.min(h0, na);
+        const tail = Math.min(t0, na - head);
+        const pieces: Piece[] = [];
+        for (let i = 0; i < head; i++) pieces.push({ src: i });
+        for (const m of middle) pieces.push('src' in m ? { src: m.src % na } : m);
+        for (let i = na - tail; i < na; i++) pieces.push({ src: i });
+        const after = pieces.map((p) => ('src' in p ? lines[p.src]! : p.text));
+        fc.pre(after.length > 0);
+        const a = side(lines, finalOld);
+        const b = side(after, finalNew);
+        assert.deepEqual(pieceDiff('f.txt', a, pieces, b), pieceDiffWhole('f.txt', a, pieces, b));
+      },
+    ),
+    { numRuns: 3000 },
+  );
+});
+
+test('pieceDiff: one line changed in 2,000 reads the lines around it, numbered as in the whole file', () => {
+  const text = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n') + '\n';
+  const doc = parseDoc(new TextEncoder().encode(text));
+  const lines = textLines(text);
+  const pieces = applyHunks(lines, resolvePlan(parseEditOps('replace 1000:\n+changed').ops, { lineCount: lines.length, text }));
+  const next = materialize(doc, pieces);
+  const a = { lines: doc.lines, finalNewline: true };
+  const b = { lines: next.lines, finalNewline: true };
+  const r = pieceDiff('f.txt', a, pieces, b);
+  assert.equal(r.diff, '--- f.txt\n+++ f.txt\n@@ -997,7 +997,7 @@\n line 996\n line 997\n line 998\n-line 999\n+changed\n line 1000\n line 1001\n line 1002\n');
+  assert.equal(r.firstChangedLine, 1000);
+  assert.deepEqual(r, pieceDiffWhole('f.txt', a, pieces, b));
 });
