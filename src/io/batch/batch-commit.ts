@@ -5,7 +5,9 @@
 //    and checked against the caller's expected SHA-256 (compare-and-swap); rename destinations
 //    must be free;
 // 4. the changes are applied in order (io/batch/batch-steps.ts), each after its file is opened again and
-//    proven to be the journaled one (identity and hash); cancellation is looked at between files;
+//    proven to be the journaled one (identity and content); cancellation is looked at between files.
+//    A write that comes first, with nothing run between its preflight and itself (no hook), has
+//    just had that look: its preflight's; the write still proves the identity (its backup link);
 // 5. on a failure or cancellation the applied changes are undone in reverse; an undo that fails
 //    makes the error `rollback_incomplete` with a code per affected path (from the code table);
 // 6. on success the backups are dropped; once the locks are released, the parents deleted files
@@ -166,7 +168,9 @@ export async function commitBatch(
         const c = changes[i]!;
         const state = states[i]!;
         let vh: VerifiedHandle | null = null;
-        if (state.exists) vh = await reopenChecked(guard, primary(c), state, options.signal);
+        // the first write, with no hook run since its preflight, was looked at just now
+        const justLooked = i === 0 && c.kind === 'write' && options.afterPreflight === undefined && options.beforeApply === undefined;
+        if (state.exists) vh = justLooked ? null : await reopenChecked(guard, primary(c), state, options.signal);
         else if (await occupied(primary(c))) throw new HashlineError('already_exists', `\`${primary(c).display}\` appeared while the batch was running; hash it and retry`, { details: { path: primary(c).display } });
         try {
           const { undo, outcome } = await applyChange(guard, c, state, vh, options.signal);
