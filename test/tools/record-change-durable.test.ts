@@ -129,3 +129,36 @@ test('recordChangeTags gives the tag each text was kept under, the same whatever
   const [made] = await b.history.query!.timeline(path.join(b.guard.realRoot, 'lf.txt'));
   assert.equal(made!.sha256, sha('one\ntwo \n'));
 });
+
+test('recordChangeTags with the SHA-256 of both sides in hand keeps the same versions and rows as hashing them, whatever the bytes\' shape', async () => {
+  const open = await setup({ 'k.txt': 'x\n' });
+  const a = await open();
+  const real = path.join(a.guard.realRoot, 'k.txt');
+  const e = engineForCall(a, origin);
+  // plain UTF-8, CRLF, a BOM, bytes that are not UTF-8: each written, then the start of the next change
+  const bodies = [Buffer.from('one\ntwo\n'), Buffer.from('one\r\ntwo\r\n'), Buffer.from('\uFEFFthree\n'), Buffer.from([0x66, 0xff, 0x0a]), Buffer.from('four\n')];
+  let before: Buffer = Buffer.from('x\n');
+  for (const after of bodies) {
+    // fresh copies: the history must go by the hashes, not by the arrays it saw
+    const tags = recordChangeTags(e, real, Buffer.from(before), Buffer.from(after), undefined, { before: { sha256: sha(before) }, after: { sha256: sha(after) } });
+    const [made] = await a.history.query!.timeline(real);
+    assert.equal(made!.op, 'made');
+    assert.equal(tags.after, a.history.head(real)!.tag);
+    // the version's text is the decoding of the bytes (LF, no BOM, invalid bytes escaped), its row the bytes' hash
+    const lf = new TextDecoder().decode(after).replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+    if (after[1] !== 0xff) assert.equal(a.history.head(real)!.text, lf);
+    before = after;
+  }
+  await a.history.close();
+  const b = await open();
+  assert.deepEqual(
+    b.history.versions(real).map((v) => v.text),
+    ['x\n', 'one\ntwo\n', 'three\n', 'f\udcff\n', 'four\n'],
+  );
+  // every text version's row names the SHA-256 of its text's UTF-8, as when the history hashes it
+  for (const row of await b.history.query!.timeline(real)) {
+    if (row.kind !== 'text') continue;
+    const v = (await b.history.query!.content(row.id))!;
+    assert.equal(row.sha256, sha(v.bytes));
+  }
+});
