@@ -150,3 +150,14 @@ test('with [safety] require_hash = false a hash may be omitted, and a supplied o
     await sb2.cleanup();
   }
 });
+
+test('successive replaces of a BOM and CRLF file are versions of their LF text: the tag is the text\'s, and fs_rollback gives the previous bytes back', async () => {
+  const first = '\uFEFFone\r\ntwo\r\n';
+  const second = '\uFEFFone\r\nTWO\r\nthree';
+  const a = await ok<Written>(mcp, 'file_write', { files: { 'v.txt': { content: first } } });
+  const b = await ok<Written & { files: Array<{ tag?: string }> }>(mcp, 'file_write', { files: { 'v.txt': { content: second, expectedSha256: a.files[0]!.sha256 } } });
+  assert.equal(b.files[0]!.tag, computeTag('one\nTWO\nthree'));
+  const r = await mcp.client.callTool({ name: 'fs_rollback', arguments: { path: 'v.txt', hash: '' } });
+  assert.equal(r.isError, undefined, JSON.stringify(r.content));
+  assert.deepEqual(await read('v.txt'), Buffer.from(first, 'utf8'));
+});
