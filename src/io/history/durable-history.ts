@@ -226,7 +226,12 @@ export class DurableHistory implements HistoryStore {
     // a text read whole may be a rope of pieces (io/read/line-reader.ts), and comparing it with another
     // text of the same length would flatten it into one large string.
     const sha = bytes !== undefined ? (options.sha256 ?? sha256Hex(bytes)) : undefined;
-    const found = sha !== undefined ? w.versions.find((v) => v.sha256 === sha && v.text === text) : w.versions.find((v) => v.text === text);
+    // newest first (the versions are distinct texts: the first found is the only one)
+    let found: StoredVersion | undefined;
+    for (let i = w.versions.length - 1; i >= 0 && found === undefined; i--) {
+      const v = w.versions[i]!;
+      if ((sha === undefined || v.sha256 === sha) && v.text === text) found = v;
+    }
     const kind: RecordKind = options.kind ?? 'seen';
     // recording a known text again keeps its place but makes the path the most recently used, as in memory
     const touch = w.rank > 0;
@@ -292,7 +297,10 @@ export class DurableHistory implements HistoryStore {
 
   reanchor(path: string, text: string): void {
     const vs = this.window(path).versions;
-    const i = vs.findIndex((v) => v.text === text);
+    // newest first: the text is most often the head already (the versions of a path are distinct
+    // texts, so the first found is the only one), and older texts of the same length are compared last
+    let i = vs.length - 1;
+    while (i >= 0 && vs[i]!.text !== text) i--;
     if (!this.sync) {
       // the database decides: its window may hold versions this process has not loaded
       const sha = i >= 0 ? vs[i]!.sha256 : sha256Hex(encodeText(text));
