@@ -6,7 +6,7 @@
 
 import { Buffer } from 'node:buffer';
 import type { HistoryOrigin } from '../core/history/history-store.js';
-import { textShape, type TextShape } from '../core/text/text-doc.js';
+import { lfText, textShape, type TextShape } from '../core/text/text-doc.js';
 import { forgetFile } from '../lang/symbols/symbol-search.js';
 import type { Engine } from './engine.js';
 
@@ -14,6 +14,17 @@ import type { Engine } from './engine.js';
 export interface KnownContent {
   readonly sha256?: string | undefined;
   readonly shape?: TextShape | undefined;
+}
+
+/**
+ * The shape of the UTF-8 encoding of `raw` (after a BOM when `bom`), read off the string: what
+ * decoding those bytes gives. Only for a string with no lone surrogate that does not start with
+ * U+FEFF unless `bom` (the caller checks): its encoding then decodes back to it.
+ */
+export function shapeOfText(raw: string, bom: boolean): TextShape {
+  const at = raw.search(/[\r\n]/);
+  const eol = at === -1 || raw[at] === '\n' ? '\n' : raw[at + 1] === '\n' ? '\r\n' : '\r';
+  return { bom, eol, utf8: true, raw, text: lfText(raw) };
 }
 
 /**

@@ -11,7 +11,6 @@ import { Buffer } from 'node:buffer';
 import * as z from 'zod';
 import { HashlineError } from '../../core/errors/errors.js';
 import { hasLoneSurrogate } from '../../core/text/text-codec.js';
-import { lfText, type TextShape } from '../../core/text/text-doc.js';
 import { commitBatch, type FileChange } from '../../io/batch/batch-commit.js';
 import { fileRecord } from './boundary-batch.js';
 import { resolveEntry } from './boundary-resolve.js';
@@ -19,7 +18,7 @@ import { Chattr, Sha256 } from './boundary-schemas.js';
 import { checkChattr } from './chattr-policy.js';
 import { formatForCommit } from './format-commit.js';
 import type { Engine } from '../engine.js';
-import { keepBeforeBytes, recordChangeTags } from '../record-change.js';
+import { keepBeforeBytes, recordChangeTags, shapeOfText } from '../record-change.js';
 import { defineTool } from '../tool.js';
 import { withTag } from '../file-identity-fields.js';
 
@@ -44,18 +43,6 @@ const Written = z.object({
   formatter: z.string().optional(),
 });
 const Output = z.object({ files: z.array(Written) });
-
-/**
- * The shape of the UTF-8 bytes of `content` (a string with no lone surrogate), read off the string:
- * what decoding those bytes gives, without decoding them.
- */
-function contentShape(content: string): TextShape {
-  const bom = content.charCodeAt(0) === 0xfeff;
-  const raw = bom ? content.slice(1) : content;
-  const at = raw.search(/[\r\n]/);
-  const eol = at === -1 || raw[at] === '\n' ? '\n' : raw[at + 1] === '\n' ? '\r\n' : '\r';
-  return { bom, eol, utf8: true, raw, text: lfText(raw) };
-}
 
 export const fileWriteTool = defineTool({
   name: 'file_write',
@@ -112,7 +99,10 @@ export const fileWriteTool = defineTool({
     const files = outcomes.map((o, i) => {
       const change = changes[i] as Extract<FileChange, { kind: 'write' }>;
       // the batch hashed both sides: the history takes their SHA-256 as it is
-      const after = { sha256: o.sha256After, ...(formatters[i] === undefined ? { shape: contentShape(entries[i]![1].content) } : {}) };
+      // unformatted, the bytes are the content's UTF-8 (checked free of lone surrogates): it is their text
+      const content = entries[i]![1].content;
+      const bom = content.charCodeAt(0) === 0xfeff;
+      const after = { sha256: o.sha256After, ...(formatters[i] === undefined ? { shape: shapeOfText(bom ? content.slice(1) : content, bom) } : {}) };
       tags.push(recordChangeTags(engine, change.rp.real, o.before, change.bytes, undefined, { before: { sha256: o.sha256Before }, after }).after);
       return {
         filePath: o.path,

@@ -11,7 +11,8 @@ import { effectiveMethods, intrinsicMethods } from '../../../core/capabilities.j
 import { HashlineError, toHashlineError } from '../../../core/errors/errors.js';
 import * as msg from '../../../core/messages/patch.js';
 import type { ReceiptBook, Reservation } from '../../../core/receipt-book.js';
-import { textShape } from '../../../core/text/text-doc.js';
+import { hasLoneSurrogate } from '../../../core/text/text-codec.js';
+import { textShape, type TextShape } from '../../../core/text/text-doc.js';
 import { commitBatch, type FileChange } from '../../../io/batch/batch-commit.js';
 import { formatForCommit } from '../format-commit.js';
 import type { ResolvedPath } from '../../../io/guard/path-guard.js';
@@ -26,7 +27,7 @@ import { planEntry, type Chattr, type PatchEntry, type PatchPlan } from './patch
 import { buildResults, type FileOutcome, type PatchFileResult, type ReceiptPayload } from './patch-results.js';
 import { checkSql, type SqlOutcome } from './patch-sql.js';
 import { runAider, runAst, type Candidate, type SourceText } from './patch-strategy.js';
-import { recordChangeTags } from '../../record-change.js';
+import { recordChangeTags, shapeOfText } from '../../record-change.js';
 import type { InHand } from '../../file-identity-fields.js';
 import { PROCESS_SESSION_ID, type CallContext } from '../../tool.js';
 
@@ -145,6 +146,16 @@ async function prepare(engine: Engine, item: Item, call: CallContext): Promise<F
   return { display, rp, preview, bytes, sourceSha256, source, shape, cand, final, chattr, sql, formatter, receiptCommitted: item.plan.kind === 'receipt' };
 }
 
+/**
+ * The shape of the bytes a commit writes, read off the candidate's text when they are its encoding
+ * and decode back to it (no lone surrogate; no BOM character that the bytes would turn into a BOM).
+ */
+function writtenShape(o: FileOutcome): TextShape | undefined {
+  const raw = o.cand.raw;
+  if (o.final !== o.cand.bytes || hasLoneSurrogate(raw) || (!o.source.bom && raw.charCodeAt(0) === 0xfeff)) return undefined;
+  return shapeOfText(raw, o.source.bom);
+}
+
 /** An operating-system failure (EPERM, ENOSPC ...) is `io_error`, whatever raised it. */
 function osError(err: HashlineError): HashlineError {
   let c: unknown = err.cause;
@@ -241,7 +252,7 @@ export async function runPatchBatch(engine: Engine, files: Readonly<Record<strin
           writes[k]!.keyAfter = d.keyAfter;
           const w = writes[k]!;
           // both sides' SHA-256 and the source's decoding are at hand: the history does not redo them
-          w.tagAfter = recordChangeTags(engine, w.rp.real, w.bytes, w.final, undefined, { before: { sha256: w.sourceSha256, shape: w.shape }, after: { sha256: d.sha256After } }).after;
+          w.tagAfter = recordChangeTags(engine, w.rp.real, w.bytes, w.final, undefined, { before: { sha256: w.sourceSha256, shape: w.shape }, after: { sha256: d.sha256After, shape: writtenShape(w) } }).after;
         });
       }
       return buildResults(outcomes);
