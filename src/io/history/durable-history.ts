@@ -22,7 +22,8 @@ import type {
   HistoryLimits, HistoryOrigin, HistoryQuery, HistoryStatus, HistoryStore, RecordKind, RecordOptions, Version,
 } from '../../core/history/history-store.js';
 import { recordableBytes, recordableText } from '../../core/history/snapshot-store.js';
-import { computeTag } from '../../core/text/tag.js';
+import { computeTag, formatTag, normalizeForTag } from '../../core/text/tag.js';
+import { xxhash32 } from '../../core/text/xxhash32.js';
 import { encodeText } from '../../core/text/text-codec.js';
 import {
   addSeen, anchorVersion, ensureRoot, logDeletion, recordVersion, renamePath, touchOp, type Op, type RecordFields,
@@ -51,6 +52,14 @@ const TEXT_CACHE_CHARS = 64 * 1024 * 1024;
 
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * computeTag(text), hashing `bytes` (encodeText(text), when at hand) as they are when the tag's
+ * normalization leaves the text unchanged: no second encoding of the text.
+ */
+export function tagOfText(text: string, bytes?: Uint8Array): string {
+  return bytes !== undefined && normalizeForTag(text) === text ? formatTag(xxhash32(bytes)) : computeTag(text);
 }
 
 export class DurableHistory implements HistoryStore {
@@ -240,7 +249,7 @@ export class DurableHistory implements HistoryStore {
       this.used(path, w);
       return found.tag;
     }
-    const tag = found?.tag ?? options.tag ?? computeTag(text);
+    const tag = found?.tag ?? options.tag ?? tagOfText(text, bytes);
     const data = bytes ?? encodeText(text);
     const sha256 = found?.sha256 ?? sha ?? sha256Hex(data);
     this.texts.set(sha256, text);
