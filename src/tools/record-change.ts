@@ -9,6 +9,7 @@ import type { HistoryOrigin } from '../core/history/history-store.js';
 import { lfText, textShape, type TextShape } from '../core/text/text-doc.js';
 import { forgetFile } from '../lang/symbols/symbol-search.js';
 import type { Engine } from './engine.js';
+import { decodedShape, rememberShape } from './decoded-texts.js';
 
 /** What a caller already knows of bytes it hands over: their SHA-256, and their shape (textShape of the same bytes). */
 export interface KnownContent {
@@ -27,46 +28,20 @@ export function shapeOfText(raw: string, bom: boolean): TextShape {
   return { bom, eol, utf8: true, raw, text: lfText(raw) };
 }
 
-/**
- * Texts decoded lately, by the SHA-256 of their bytes (the same bytes decode to the same text): the
- * bytes a change wrote are the bytes the next change of the file starts from, decoded once.
- */
-const decoded = new Map<string, { text: string; plain: boolean }>();
-/** At most this many texts, and this many UTF-16 units in all (the oldest go first). */
-const DECODED_KEPT = 16;
-const DECODED_UNITS = 8 * 1024 * 1024;
-let decodedUnits = 0;
-
-function remember(sha256: string, entry: { text: string; plain: boolean }): void {
-  const had = decoded.get(sha256);
-  if (had !== undefined) decodedUnits -= had.text.length;
-  decoded.delete(sha256);
-  if (entry.text.length > DECODED_UNITS) return;
-  decoded.set(sha256, entry);
-  decodedUnits += entry.text.length;
-  while (decoded.size > DECODED_KEPT || decodedUnits > DECODED_UNITS) {
-    const [oldest, e] = decoded.entries().next().value as [string, { text: string }];
-    decoded.delete(oldest);
-    decodedUnits -= e.text.length;
-  }
-}
-
 /** The text of `bytes` for the history, and `bytes` again (with their SHA-256 when known) when they are that text's own UTF-8. */
 function textOf(engine: Engine, bytes: Uint8Array, known: KnownContent = {}): { text: string; utf8Of?: Uint8Array; sha256?: string } | null {
   // a text longer in bytes than the history keeps is not decoded at all
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.length > engine.history.limits.maxSnapshotBytes * 3 || buf.indexOf(0) !== -1) return null;
   const sha256 = known.sha256;
-  let found = known.shape === undefined && sha256 !== undefined ? decoded.get(sha256) : undefined;
-  if (found === undefined) {
-    const shape = known.shape ?? textShape(bytes);
-    // no BOM, no CR, valid UTF-8: the bytes are encodeText(text), which the history need not redo
-    found = { text: shape.text, plain: !shape.bom && shape.utf8 && buf.indexOf(0x0d) === -1 };
-    if (sha256 !== undefined) remember(sha256, found);
-  }
-  if (!engine.history.recordable(found.text)) return null;
-  if (!found.plain) return { text: found.text };
-  return { text: found.text, utf8Of: bytes, ...(sha256 === undefined ? {} : { sha256 }) };
+  let shape = known.shape ?? (sha256 === undefined ? undefined : decodedShape(sha256));
+  if (shape === undefined) shape = textShape(bytes);
+  // the next change of the file starts from these bytes: found again by their hash (decoded-texts.ts)
+  if (sha256 !== undefined) rememberShape(sha256, shape);
+  if (!engine.history.recordable(shape.text)) return null;
+  // no BOM, no CR, valid UTF-8: the bytes are encodeText(text), which the history need not redo
+  if (shape.bom || !shape.utf8 || buf.indexOf(0x0d) !== -1) return { text: shape.text };
+  return { text: shape.text, utf8Of: bytes, ...(sha256 === undefined ? {} : { sha256 }) };
 }
 
 /** The largest old content a change should hand back for the history (text versions or stored content). */

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { computeTag } from '../../../src/core/text/tag.js';
 import { fails, ok, sha256 } from '../../helpers/boundary.js';
 import { connectMcp, type McpSession } from '../../helpers/mcp-client.js';
 import { makeSandbox, snapshotTree, type Sandbox } from '../../helpers/tmp-tree.js';
@@ -280,5 +281,26 @@ test('sql: a required check lets only valid PostgreSQL 18 through, with line and
   } finally {
     await m3.close();
     await s3.cleanup();
+  }
+});
+
+test('successive patches of a BOM and CRLF file each start from the bytes the last one wrote: bytes, diff and tag stay exact', async () => {
+  await fsp.writeFile(path.join(sb.root, 'chain.txt'), '\uFEFFa\r\nb\r\nc\r\n');
+  let hash = await hashOf('chain.txt');
+  for (const [search, replace, want] of [
+    ['b\n', 'B\n', '\uFEFFa\r\nB\r\nc\r\n'],
+    ['B\n', 'B2\n', '\uFEFFa\r\nB2\r\nc\r\n'],
+    ['a\n', 'A\n', '\uFEFFA\r\nB2\r\nc\r\n'],
+  ] as const) {
+    const data = await ok<{ files: Array<Result & { tag?: string }> }>(mcp, 'file_patch', {
+      files: { 'chain.txt': { patchStrategy: 'aider_block', expectedSha256: hash, aiderBlocks: [{ search, replace }] } },
+    });
+    const f = data.files[0]!;
+    assert.equal(await read('chain.txt'), want);
+    assert.equal(f.sourceSha256, hash);
+    hash = await hashOf('chain.txt');
+    assert.equal(f.sha256, hash);
+    assert.match(f.diff!, new RegExp(`-${search.trim()}\\n\\+${replace.trim()}\\n`));
+    assert.equal(f.tag, computeTag(want.slice(1).replace(/\r\n/g, '\n')));
   }
 });

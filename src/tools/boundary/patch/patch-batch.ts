@@ -28,6 +28,7 @@ import { buildResults, type FileOutcome, type PatchFileResult, type ReceiptPaylo
 import { checkSql, type SqlOutcome } from './patch-sql.js';
 import { runAider, runAst, type Candidate, type SourceText } from './patch-strategy.js';
 import { recordChangeTags, shapeOfText } from '../../record-change.js';
+import { decodedShape } from '../../decoded-texts.js';
 import type { InHand } from '../../file-identity-fields.js';
 import { PROCESS_SESSION_ID, type CallContext } from '../../tool.js';
 
@@ -100,7 +101,8 @@ async function prepare(engine: Engine, item: Item, call: CallContext): Promise<F
   }
   const bytes = insp.bytes;
   const sourceSha256 = sha256(bytes);
-  const shape = textShape(bytes);
+  // the bytes the last change wrote are most often these: their decoding is kept by their hash
+  const shape = decodedShape(sourceSha256) ?? textShape(bytes);
   const source: SourceText = { raw: shape.raw, bom: shape.bom, eol: shape.eol };
   let cand: Candidate;
   let chattr: Chattr | undefined = item.entry.chattr;
