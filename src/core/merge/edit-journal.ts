@@ -5,6 +5,7 @@
 // text; when another writer changed the file anywhere along the way, there is no chain. In memory,
 // per engine, bounded: the least recently used sessions and files, and the oldest edits, go first.
 
+import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import type { EditShape } from './edit-shape.js';
 
@@ -22,22 +23,28 @@ interface Entry {
 /** UTF-16 units hashed per update: a text's UTF-16 copy is made in slices this long, never whole. */
 const DIGEST_SLICE = 16 * 1024;
 
-/** A code unit above U+00FF: a text without one is hashed one byte per unit. */
+/** A code unit above U+00FF. */
 const WIDE = /[^\u0000-\u00ff]/;
+/** Leading bytes of the two non-ASCII forms: each holds a byte no ASCII text has, so no form meets another. */
+const NARROW_KIND = Uint8Array.of(0xff, 0x4c);
+const WIDE_KIND = Uint8Array.of(0xff, 0x55);
 
 /**
- * SHA-256 of the text's code units, one digest per text. A text whose every unit fits in a byte
- * (most source) is hashed as those bytes (latin1: exact, one byte per unit, half of UTF-16);
- * another as its UTF-16 code units, fed in slices (the same digest as one update of the whole
- * text, without a copy twice as long as the text). A leading byte says which, so two texts of
- * different kinds never share a digest.
+ * SHA-256 (hex) of the text's code units, one digest per text. An ASCII text is hashed as its
+ * bytes (its UTF-8: `utf8Sha256`, when the caller has that hash, is taken as it is); a text whose
+ * units all fit in a byte as those bytes (latin1: exact, half of UTF-16); another as its UTF-16
+ * code units, fed in slices (the same digest as one update of the whole text, without a copy
+ * twice as long as the text). The two non-ASCII forms start with a kind that no ASCII text's
+ * bytes hold, so two texts of different forms never share a digest.
  */
-export function textDigest(text: string): string {
+export function textDigest(text: string, utf8Sha256?: string): string {
+  // (an ASCII text is as long in UTF-8 as in UTF-16; any other unit takes more bytes than units)
+  if (Buffer.byteLength(text, 'utf8') === text.length) return utf8Sha256 ?? createHash('sha256').update(text, 'latin1').digest('hex');
   const hash = createHash('sha256');
-  if (!WIDE.test(text)) return hash.update('L').update(text, 'latin1').digest('base64');
-  hash.update('U');
+  if (!WIDE.test(text)) return hash.update(NARROW_KIND).update(text, 'latin1').digest('hex');
+  hash.update(WIDE_KIND);
   for (let at = 0; at < text.length; at += DIGEST_SLICE) hash.update(text.slice(at, at + DIGEST_SLICE), 'utf16le');
-  return hash.digest('base64');
+  return hash.digest('hex');
 }
 
 /** A map kept in least-recently-used order, at most `cap` keys. */
@@ -58,17 +65,20 @@ export class EditJournal {
    */
   private recent: Array<{ text: string; digest: string }> = [];
 
-  private digest(text: string): string {
+  private digest(text: string, utf8Sha256?: string): string {
     const found = this.recent.find((r) => r.text === text);
     if (found) return found.digest;
-    const digest = textDigest(text);
+    const digest = textDigest(text, utf8Sha256);
     this.recent = [{ text, digest }, ...this.recent.slice(0, 1)];
     return digest;
   }
 
-  /** Digests `text` ahead of a `record` that names it (e.g. while the edit's write waits for the disk). */
-  prepare(text: string): void {
-    this.digest(text);
+  /**
+   * Digests `text` ahead of a `record` that names it (e.g. while the edit's write waits for the
+   * disk); `utf8Sha256`: the SHA-256 (hex) of the text's UTF-8, when the caller has it.
+   */
+  prepare(text: string, utf8Sha256?: string): void {
+    this.digest(text, utf8Sha256);
   }
 
   /** Records that `session` edited `path` from text `before` to text `after`, with this shape. */

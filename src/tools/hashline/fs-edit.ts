@@ -228,7 +228,10 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, session: 
       // whether the document written may stand for the parse of its bytes (nothing is recorded yet)
       const shape = liveRecordable() ? shapeOf(loaded.doc.lines.length, decision.hunks, decision.pieces) : null;
       const journaled = shape !== null && shape.to === next.lines.length ? shape : null;
-      if (journaled !== null) engine.journal.prepare(after);
+      // one SHA-256 of the written bytes serves the journal and the history (when they are the text's own UTF-8) and the reply
+      let sha256: string | undefined;
+      const sha256Once = () => (sha256 ??= createHash('sha256').update(bytes).digest('hex'));
+      if (journaled !== null) engine.journal.prepare(after, textBytes === bytes ? sha256Once() : undefined);
       const reparses = reparsesAs(next, after);
       await saved;
       // the file's stat key with the bytes just written, under its lock: the reply's SHA-256 is theirs while it holds
@@ -237,9 +240,6 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, session: 
       if (reparses) written.remember(rp.real, { bytes, doc: next, text: after, tag: newTag });
       else written.forget(rp.real);
       // (a text longer in UTF-16 units than the byte limit cannot be recorded: skip the scan)
-      // one SHA-256 of the written bytes serves the history (when they are the text's own UTF-8) and the reply
-      let sha256: string | undefined;
-      const sha256Once = () => (sha256 ??= createHash('sha256').update(bytes).digest('hex'));
       const recordSha = textBytes === bytes ? sha256Once() : undefined;
       if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, { tag: newTag, kind: 'made', bytes: textBytes, sha256: recordSha }) !== null) {
         engine.history.markSeen(rp.real, after, seen);

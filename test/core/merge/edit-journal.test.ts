@@ -59,9 +59,16 @@ test('only the last edits of a file are kept', () => {
   assert.equal(j.chain('S', '/f', 't1', `t${JOURNAL_EDITS + 1}`)!.length, JOURNAL_EDITS);
 });
 
-test('textDigest: a byte-wide text is the SHA-256 of its bytes, another of its whole UTF-16 text fed in slices (a pair or an escape across a slice edge too)', () => {
-  const wide = (t: string) => createHash('sha256').update('U').update(t, 'utf16le').digest('base64');
-  const narrow = (t: string) => createHash('sha256').update('L').update(Buffer.from(Array.from(t, (c) => c.charCodeAt(0)))).digest('base64');
+test('textDigest: an ASCII text is the SHA-256 of its bytes, a byte-wide one of a kind and its bytes, another of a kind and its UTF-16 fed in slices (a pair or an escape across a slice edge too)', () => {
+  const hex = (...parts: Array<Uint8Array | string>) => {
+    const h = createHash('sha256');
+    for (const p of parts) h.update(p);
+    return h.digest('hex');
+  };
+  const units16 = (t: string) => Buffer.from(t, 'utf16le');
+  const bytes8 = (t: string) => Buffer.from(Array.from(t, (c) => c.charCodeAt(0)));
+  const expected = (t: string) =>
+    /^[\u0000-\u007f]*$/.test(t) ? hex(bytes8(t)) : /^[\u0000-\u00ff]*$/.test(t) ? hex(Uint8Array.of(0xff, 0x4c), bytes8(t)) : hex(Uint8Array.of(0xff, 0x55), units16(t));
   const edge = 16 * 1024;
   const texts = [
     '',
@@ -73,13 +80,18 @@ test('textDigest: a byte-wide text is the SHA-256 of its bytes, another of its w
     'a'.repeat(edge - 1) + '\ud83d\ude00' + '\udc99\ud800' + 'é'.repeat(3 * edge),
     Array.from({ length: 3000 }, (_, i) => `line ${i} Ω\n`).join(''),
     'x'.repeat(edge) + '\u0100',
+    '\udc80',
   ];
-  for (const t of texts) assert.equal(textDigest(t), /[^\u0000-\u00ff]/.test(t) ? wide(t) : narrow(t), `length ${t.length}`);
+  for (const t of texts) assert.equal(textDigest(t), expected(t), `length ${t.length}`);
   // texts that differ only past the first slice differ
   assert.notEqual(textDigest('x'.repeat(edge) + 'a'), textDigest('x'.repeat(edge) + 'b'));
-  // a byte-wide text and a wide one whose UTF-16 bytes are the first one's bytes differ
+  // texts of different forms whose bytes would meet do not
   assert.notEqual(textDigest('\u0000\u0001'), textDigest('\u0100'));
-  assert.notEqual(textDigest('A\u0000'), textDigest('A'));
+  assert.notEqual(textDigest('\u00ffL\u00e9'), textDigest('\u00e9'));
+  assert.notEqual(textDigest('\u00ffU\u0000\u0001'), textDigest('\u0100'));
+  // the SHA-256 of an ASCII text's UTF-8, given, is its digest; a non-ASCII text's given hash is not used
+  assert.equal(textDigest('abc\n', hex('abc\n')), textDigest('abc\n'));
+  assert.equal(textDigest('é', 'not used'), expected('é'));
 });
 
 test('a chain through long texts: the text an edit wrote is where the next one starts', () => {
