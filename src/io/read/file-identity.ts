@@ -29,10 +29,21 @@ export interface FileIdentity {
   readonly size: number;
 }
 
-/** Reads `fd` from its start to its end (a file grown since its fstat is read on). */
+/**
+ * The buffer small files are read into, kept from one read to the next: fresh memory for each file
+ * costs a page fault per 4 KiB as the kernel copies into it, more than the copy itself. Safe to
+ * share: its bytes are hashed and let go before the synchronous read returns.
+ */
+let scratch = Buffer.alloc(0);
+
+/**
+ * Reads `fd` from its start to its end (a file grown since its fstat is read on) into the scratch
+ * buffer; the result is a view of it, valid until the next read.
+ */
 function readToEnd(fd: number, size: number): Buffer {
   // one byte more than the size: fewer read means the end was seen
-  let buf = Buffer.allocUnsafe(size + 1);
+  if (scratch.length < size + 1) scratch = Buffer.allocUnsafe(Math.min(SYNC_BYTES, Math.max(size + 1, 2 * scratch.length, 64 * 1024)) + 1);
+  let buf = scratch;
   let got = 0;
   for (;;) {
     if (got === buf.length) {
