@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
+import { computeTag } from '../../../src/core/text/tag.js';
+import { docText, parseDoc } from '../../../src/core/text/text-doc.js';
 import { fileHashTool } from '../../../src/tools/boundary/file-hash.js';
 import { callContext, engineFor } from '../../helpers/engine.js';
 import { makeSandbox } from '../../helpers/tmp-tree.js';
@@ -47,5 +50,28 @@ test('file_hash: files hashed side by side come back in the order asked, each ma
     }
   }
   assert.equal(progress, asked.length);
+  await sb.cleanup();
+});
+
+test('file_hash: the tag is that of the LF, BOM-less text, for a small file (read at once) and a large one (streamed)', async () => {
+  const big = Buffer.from(Array.from({ length: 60_000 }, (_, i) => `line ${i} \r\n`).join('')); // 0.8 MB...
+  const files: Record<string, Buffer> = {
+    'crlf.txt': Buffer.from('a \r\nb\r\n'),
+    'bom.txt': Buffer.from('\uFEFFΩ\nx'),
+    'blank.txt': Buffer.from('x\t\n'),
+    'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+    'plain.txt': Buffer.from('just text\n'),
+    'big.txt': Buffer.concat([big, big]), // ...1.6 MB: over the size read at once
+  };
+  const sb = await makeSandbox(files);
+  execFileSync('mkfifo', [`${sb.root}/pipe`]);
+  const engine = await engineFor(sb.root);
+  const names = [...Object.keys(files), 'pipe'];
+  const out = await fileHashTool.run(engine, { filePaths: names }, callContext());
+  for (const [i, name] of Object.keys(files).entries()) {
+    assert.equal(out.structured.files[i]!.tag, computeTag(docText(parseDoc(files[name]!))), name);
+    assert.equal(out.structured.files[i]!.sha256, createHash('sha256').update(files[name]!).digest('hex'), name);
+  }
+  assert.equal(out.structured.files[names.length - 1]!.error?.code, 'not_regular_file');
   await sb.cleanup();
 });
