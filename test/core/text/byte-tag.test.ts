@@ -22,11 +22,18 @@ const FRAGMENTS: Uint8Array[] = [
   Uint8Array.of(0xe2, 0x82), // a sequence cut short
 ];
 
+/** Plain text longer than the tagger scans in JavaScript. */
+const PLAIN_BLOCK = Buffer.from('a plain line\n'.repeat(400));
+
 const bytesArb = fc.oneof(
   fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 60 }).map((parts) => Buffer.concat(parts)),
   fc.uint8Array({ maxLength: 200 }).map((u) => Buffer.from(u)),
   // mostly plain text: the fast path's own ground
   fc.array(fc.constantFrom('x', 'yz', ' y', '\n', 'ü'), { maxLength: 80 }).map((parts) => Buffer.from(parts.join(''))),
+  // past the size checked in one JavaScript pass: the native searches decide
+  fc.tuple(fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 40 }), fc.boolean()).map(([parts, head]) =>
+    head ? Buffer.concat([...parts, PLAIN_BLOCK]) : Buffer.concat([PLAIN_BLOCK, ...parts]),
+  ),
 );
 
 /** Feeds `bytes` to a tagger cut at the given points. */

@@ -30,7 +30,7 @@ after(async () => {
   await sb.cleanup();
 });
 
-type Renamed = { files: Array<{ filePath: string; destination: string; sha256: string; createdDirectories: string[] }> };
+type Renamed = { files: Array<{ filePath: string; destination: string; sha256: string; tag?: string; createdDirectories: string[] }> };
 
 test('a batch renames every file, creates missing parents, keeps modes, and the history follows the file', async () => {
   await put('one.sh', '#!/bin/sh\n');
@@ -192,7 +192,7 @@ test('the tag of a moved file: from the bytes the batch read when small, read ag
   const big = 'row of a larger file\n'.repeat(20_000); // 420 KB: more than the batch keeps
   await put('small-t.txt', 'small \r\n');
   await put('big-t.txt', big);
-  const data = await ok<Renamed & { files: Array<{ tag?: string }> }>(mcp, 'file_rename', {
+  const data = await ok<Renamed>(mcp, 'file_rename', {
     files: {
       'small-t.txt': { destination: 'moved-t/small.txt', expectedSha256: sha256('small \r\n') },
       'big-t.txt': { destination: 'moved-t/big.txt', expectedSha256: sha256(big) },
@@ -205,7 +205,7 @@ test('a read-blocked file renamed with its hash gets no tag', async () => {
   const blocked = await makeSandbox({ 'vault/a.txt': 'secret\n' });
   const server = await connectMcp(['--root', blocked.root, '--read-block', 'vault']);
   try {
-    const data = await ok<Renamed & { files: Array<{ tag?: string }> }>(server, 'file_rename', {
+    const data = await ok<Renamed>(server, 'file_rename', {
       files: { 'vault/a.txt': { destination: 'vault/b.txt', expectedSha256: sha256('secret\n') } },
     });
     assert.equal(data.files[0]!.sha256, sha256('secret\n'), 'the hash the caller gave');
