@@ -75,3 +75,17 @@ test('file_hash: the tag is that of the LF, BOM-less text, for a small file (rea
   assert.equal(out.structured.files[names.length - 1]!.error?.code, 'not_regular_file');
   await sb.cleanup();
 });
+
+test('file_hash: a cancellation that arrives while many files are hashed (each read at once) is seen between files', async () => {
+  const files: Record<string, Buffer> = {};
+  for (let i = 0; i < 40; i++) files[`m${i}.bin`] = Buffer.alloc(1024 * 1024, i);
+  const sb = await makeSandbox(files);
+  const engine = await engineFor(sb.root);
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 1);
+  await assert.rejects(
+    fileHashTool.run(engine, { filePaths: Object.keys(files) }, { signal: ac.signal, progress: () => undefined }),
+    (e: { code?: string }) => e.code === 'aborted',
+  );
+  await sb.cleanup();
+});
