@@ -89,3 +89,17 @@ test('file_hash: a cancellation that arrives while many files are hashed (each r
   );
   await sb.cleanup();
 });
+
+test('file_hash: files from 256 KiB to 1 MiB, each read at once into one reused buffer, each get their own names', async () => {
+  const files: Record<string, Buffer> = {};
+  for (let i = 0; i < 9; i++) files[`mid${i}.txt`] = Buffer.from(`file ${i} line \n`.repeat(20_000 + 3_000 * i)).subarray(0, 256 * 1024 + 90_000 * i);
+  const sb = await makeSandbox(files);
+  const engine = await engineFor(sb.root);
+  let progress = 0;
+  const out = await fileHashTool.run(engine, { filePaths: Object.keys(files) }, { signal: new AbortController().signal, progress: () => void progress++ });
+  for (const [i, [name, bytes]] of Object.entries(files).entries()) {
+    assert.deepEqual(out.structured.files[i], { filePath: name, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length, tag: computeTag(docText(parseDoc(bytes))) });
+  }
+  assert.equal(progress, 9);
+  await sb.cleanup();
+});
