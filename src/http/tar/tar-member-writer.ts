@@ -26,7 +26,7 @@ import { fchmodSync, linkSync, lstatSync, renameSync, rmdirSync, symlinkSync, un
 import path from 'node:path';
 import type { ReadEntry } from 'tar';
 import { HashlineError } from '../../core/errors/errors.js';
-import { linkTargetUnreadable, memberEscapes } from '../../core/messages/http.js';
+import { linkTargetUnreadable, memberEscapes, TAR_FAILED } from '../../core/messages/http.js';
 import { syncDirectories } from '../../io/batch/atomic-batch.js';
 import { tempNameFor, writeAtomic } from '../../io/atomic-write.js';
 import type { Engine } from '../../tools/engine.js';
@@ -190,12 +190,12 @@ export class MemberWriter {
         }
         const rp = guard.resolveInVerifiedDir(parent.abs, name, 'write', st !== undefined);
         const before = rp.exists ? await this.recorder?.before(rp) : undefined;
-        const copy = this.recorder?.copy();
-        // an in-memory member goes through the history's copy as one chunk
-        const source = copy ? copy.through(data instanceof Uint8Array ? oneChunk(data) : data) : data;
-        await writeAtomic(guard, rp, source, { mode, syncDirectory: false, parent: { fd: parent.fd, prefix: parent.prefix } });
+        // an in-memory member (this writer's own buffer) is written as it is, without a yield, and is
+        // itself the history's copy; a streamed one is copied while it streams
+        const copy = data instanceof Uint8Array ? undefined : this.recorder?.copy();
+        await writeAtomic(guard, rp, copy ? copy.through(data as AsyncIterable<Uint8Array>) : data, { mode, syncDirectory: false, parent: { fd: parent.fd, prefix: parent.prefix } });
         this.written.add(parent.abs);
-        if (copy) this.recorder!.record(abs, before, copy.bytes());
+        if (this.recorder) this.recorder.record(abs, before, copy ? copy.bytes() : keptCopy(data as Uint8Array, this.recorder.limit));
       } finally {
         this.dirs.release(parent);
       }
@@ -211,9 +211,11 @@ export class MemberWriter {
     const abs = path.join(this.root, ...parts);
     if (this.overlaps(abs)) await this.drain();
     this.dirs.ensure(member, parts.slice(0, -1));
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of this.watch ? this.watch.through(entry) : entry) chunks.push(chunk as Uint8Array);
-    const data = Buffer.concat(chunks);
+    // its size is in its header: the free-space check is made for it at once, and its data taken
+    // whole (one promise, not one per chunk)
+    await this.watch?.arriving(entry.size ?? 0);
+    const data = await entry.concat();
+    if (data.length !== (entry.size ?? 0)) throw new HashlineError('io_error', TAR_FAILED, { details: { member } });
     while (this.inFlight.size >= MAX_IN_FLIGHT || (this.inFlight.size > 0 && this.inFlightBytes + data.length > MAX_IN_FLIGHT_BYTES)) {
       await Promise.race(this.inFlight.values());
     }
@@ -286,6 +288,7 @@ function unlinkQuietly(p: string): void {
   }
 }
 
-async function* oneChunk(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
+/** An in-memory member's bytes as the history keeps them: null when larger than it keeps (as BodyCopy says). */
+function keptCopy(bytes: Uint8Array, limit: number): Uint8Array | null {
+  return bytes.length > limit ? null : bytes;
 }
