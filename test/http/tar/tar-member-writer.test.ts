@@ -9,9 +9,11 @@ import fs, { promises as fsp } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { callTool } from '../../../src/api/call-tool.js';
 import { mergeConfig } from '../../../src/core/config/config.js';
 import { createHttpServer } from '../../../src/http/server.js';
 import { createEngine } from '../../../src/tools/engine.js';
+import { fsRollbackTool } from '../../../src/tools/hashline/fs-rollback.js';
 import { ALL_TOOLS } from '../../../src/tools/registry.js';
 import { makeSandbox } from '../../helpers/tmp-tree.js';
 import { q, startDaemon } from '../harness.js';
@@ -45,7 +47,7 @@ const MEMBERS = [
   { name: 'sub/deep/c.bin', type: '0' as const, content: new Uint8Array([0, 1, 2, 255]) },
 ];
 
-test('small members: each file written from memory, its bytes logged, what it replaced restorable', async () => {
+test('small members: each file written from memory, its bytes logged, what it replaced rolled back', async () => {
   const d = await startDaemon({ files: { 'dest/a.txt': 'before\n' } });
   try {
     const dest = path.join(d.sandbox.root, 'dest');
@@ -62,6 +64,10 @@ test('small members: each file written from memory, its bytes logged, what it re
     }
     const seen = (await query.timeline(path.join(dest, 'a.txt'))).find((e) => e.op === 'seen');
     assert.equal(Buffer.from((await query.content(seen!.id))!.bytes).toString('utf8'), 'before\n', 'the replaced content is kept');
+    // and fs_rollback gives it back
+    const back = await callTool(d.engine, fsRollbackTool, { path: 'dest/a.txt', hash: seen!.tag! });
+    assert.equal(back.ok, true, back.text);
+    assert.equal(await fsp.readFile(path.join(dest, 'a.txt'), 'utf8'), 'before\n');
   } finally {
     await d.close();
   }
