@@ -32,17 +32,20 @@ export function replaceFloorMs(file: string, bytes: Uint8Array, mode: FloorDurab
   return performance.now() - t;
 }
 
-/** One SQLite store (node:sqlite) in WAL mode with synchronous=NORMAL, as the history store opens it. */
+/**
+ * One SQLite store (node:sqlite) in WAL mode, as the history store opens it: synchronous=NORMAL in
+ * `atomic` mode, FULL in `fsync` mode.
+ */
 export class HistoryCommitFloor {
   private readonly db: SqliteConnection;
   private n = 0;
-  constructor(work: string) {
+  constructor(work: string, mode: FloorDurability = 'atomic') {
     mkdirSync(work, { recursive: true });
     const sqlite = loadSqliteModule();
     if ('error' in sqlite) throw new Error(sqlite.error);
-    this.db = sqlite.open(path.join(work, 'floor-history.sqlite'));
+    this.db = sqlite.open(path.join(work, `floor-history-${mode}.sqlite`));
     this.db.exec('PRAGMA journal_mode = WAL');
-    this.db.exec('PRAGMA synchronous = NORMAL');
+    this.db.exec(`PRAGMA synchronous = ${mode === 'fsync' ? 'FULL' : 'NORMAL'}`);
     this.db.exec('CREATE TABLE IF NOT EXISTS blobs (sha TEXT PRIMARY KEY, data BLOB NOT NULL)');
     this.db.exec('CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY AUTOINCREMENT, sha TEXT NOT NULL, time INTEGER NOT NULL)');
     this.db.exec('DELETE FROM blobs; DELETE FROM log');

@@ -87,8 +87,9 @@ async function threeHunks(ctx: Parameters<Workload['run']>[0], a: McpSide, root:
       samples: { hashline: s.a, anchor: s.b },
       floor: { name: EDIT_FLOOR, value: median(s.f), samples: s.f, goal: { kind: 'ratio', bound: 'max', value: 1.5, text: '≤ 1.5×' } },
     });
-    row.note = `floor parts (p50): replay ${median(parts.replay).toFixed(2)} ms, atomic replace ${median(parts.write).toFixed(2)} ms, history commit ${median(parts.commit).toFixed(2)} ms; the floor is ${(median(s.f) / median(s.b)).toFixed(2)}x of the reference (which does not fsync)`;
-    row.extra = { floorParts: parts };
+    const durable = await fsyncMode(ctx, root, replay);
+    row.note = `floor parts (p50): replay ${median(parts.replay).toFixed(2)} ms, atomic replace ${median(parts.write).toFixed(2)} ms, history commit ${median(parts.commit).toFixed(2)} ms; the floor is ${(median(s.f) / median(s.b)).toFixed(2)}x of the reference (which does not fsync); ${durable.note}`;
+    row.extra = { floorParts: parts, fsync: durable.extra };
     return row;
   } catch (e) {
     return failed(base, e);
@@ -96,6 +97,39 @@ async function threeHunks(ctx: Parameters<Workload['run']>[0], a: McpSide, root:
     commits.close();
     await replay?.close();
     await b.close();
+  }
+}
+
+/**
+ * The same 3-hunk edit with the server in `--durability fsync`, alternated with its durable floor
+ * (the replay, a replace with the file's and directory's flushes, a commit with synchronous=FULL).
+ */
+async function fsyncMode(ctx: Parameters<Workload['run']>[0], root: string, replay: Replay): Promise<{ note: string; extra: { hashline: number; floor: number } }> {
+  const a = await connectHashline(ctx.opts.repo, root, ['--durability', 'fsync']);
+  const commits = new HistoryCommitFloor(ctx.opts.work, 'fsync');
+  try {
+    writeFileSync(path.join(root, 'hf.ts'), linesText(2000));
+    const floorFile = path.join(root, 'ff.ts');
+    writeFileSync(floorFile, linesText(2000));
+    const floorBytes = readFileSync(floorFile);
+    let tag = await readTag(a, 'hf.ts');
+    const s = await alternateWithFloor(
+      ctx.opts.reps * 2,
+      (i) =>
+        timeMs(async () => {
+          const ops = HUNK_LINES.map((n) => `replace ${n}:\n+${textLine(n, `f${i} `)}`).join('\n');
+          tag = firstResult(await a.call('fs_edit', { targets: [{ path: 'hf.ts', file_hash: tag, ops }] })).file_hash;
+        }),
+      async () => 0,
+      async () => (await replay.callMs()) + replaceFloorMs(floorFile, floorBytes, 'fsync') + commits.commitMs(floorBytes),
+      1,
+    );
+    const h = median(s.a);
+    const f = median(s.f);
+    return { note: `fsync mode: ${h.toFixed(2)} ms against its durable floor ${f.toFixed(2)} ms (${(h / f).toFixed(2)}x)`, extra: { hashline: h, floor: f } };
+  } finally {
+    commits.close();
+    await a.close();
   }
 }
 

@@ -82,6 +82,16 @@ export class ReserveWatch {
     if (size >= DISK_RECHECK_BYTES || this.received - this.checkedAt >= DISK_RECHECK_BYTES) await this.check();
   }
 
+  /**
+   * Counts `size` bytes about to arrive at once (an archive member read into memory), with a check
+   * first when they cross the next recheck mark: `through` for one chunk of `size` bytes.
+   */
+  async arriving(size: number): Promise<void> {
+    if (this.received + size - this.checkedAt >= DISK_RECHECK_BYTES) await this.check();
+    this.received += size;
+    if (this.expected === undefined) await this.check();
+  }
+
   /** Passes `chunks` through, counting them, with a check before each chunk that crosses the next recheck mark. */
   async *through(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
     for await (const chunk of chunks) {

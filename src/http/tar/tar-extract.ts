@@ -2,8 +2,9 @@
 // stalled or slow body → 408, a truncated body or archive → 400), the whole archive is listed and
 // checked against the rules of tar-rules.ts (nothing is written when any member is refused), its
 // member total checked against free space and the reserve (507, nothing written; checked again
-// per member and per chunk against what is still to come), then parsed again and written member
-// by member, in archive order, by tar-member-writer.ts: files through writeAtomic (temp file +
+// per member and per chunk against what is still to come), then written member by member, in
+// archive order, by tar-member-writer.ts (from the pre-scan's copy when the archive is small enough
+// to keep, tar-kept-members.ts; else parsed again from the spool): files through writeAtomic (temp file +
 // rename under the path's lock; small files written concurrently with the next members, every
 // directory flushed once at the end), links under a temp name renamed into place, directory modes
 // last, deepest first. Each
@@ -35,6 +36,7 @@ import { assertDiskReserve, isNoSpace, noSpaceError, ReserveWatch } from '../fil
 import type { HttpLimits } from '../limits.js';
 import { assertDeclaredLength, type BodyLimits, isBodyTimeout, limitedBody } from '../file/request-body.js';
 import type { PutRecorder } from '../file/put-history.js';
+import { type KeptMember, KeptMembers } from './tar-kept-members.js';
 import { MemberWriter } from './tar-member-writer.js';
 import { ArchiveCheck } from './tar-rules.js';
 
@@ -139,10 +141,12 @@ function policy(guard: PathGuard, root: string) {
  * Lists and checks the whole archive; throws the first refusal, or `malformed_body`. An archive
  * must end with its end-of-archive (zero) block: without it, a body cut on a member boundary or
  * inside a member header would pass for a shorter archive (the parser drops a partial header).
- * Returns the check, whose `bytes` is the total of the members' data.
+ * Returns the check, whose `bytes` is the total of the members' data, and the members themselves
+ * when the archive was small enough to keep whole (tar-kept-members.ts).
  */
-async function preScan(spooled: FileHandle, root: string, guard: PathGuard, limits: HttpLimits): Promise<ArchiveCheck> {
+async function preScan(spooled: FileHandle, root: string, guard: PathGuard, limits: HttpLimits): Promise<{ check: ArchiveCheck; kept: KeptMember[] | undefined }> {
   const check = new ArchiveCheck({ maxMembers: limits.maxTarMembers, maxBytes: limits.maxTarBytes }, diskLinks(root), policy(guard, root));
+  const keep = new KeptMembers();
   let refusal: unknown;
   let ended = false;
   try {
@@ -152,6 +156,7 @@ async function preScan(spooled: FileHandle, root: string, guard: PathGuard, limi
         if (refusal !== undefined) return;
         try {
           check.add({ path: entry.path, type: entry.type, linkpath: entry.linkpath, size: entry.size ?? 0 });
+          keep.take(entry);
         } catch (e) {
           refusal = e;
         }
@@ -164,7 +169,7 @@ async function preScan(spooled: FileHandle, root: string, guard: PathGuard, limi
   }
   if (refusal !== undefined) throw refusal;
   if (!ended) throw new HashlineError('malformed_body', MALFORMED_BODY, { details: { reason: 'no end-of-archive block' } });
-  return check;
+  return { check, kept: keep.members() };
 }
 
 function causeChain(e: unknown): unknown[] {
@@ -181,7 +186,8 @@ function causeChain(e: unknown): unknown[] {
  * in flight (up to 32 MiB) are held in memory. Stops writing at the first failure (the rest of the
  * archive is drained; writes under way finish) and throws it.
  */
-async function writeMembers(spooled: FileHandle, writer: MemberWriter): Promise<void> {
+async function writeMembers(spooled: FileHandle, writer: MemberWriter, kept: KeptMember[] | undefined): Promise<void> {
+  if (kept !== undefined) return writeKept(kept, writer);
   let chain = Promise.resolve();
   let failure: { error: unknown } | undefined;
   let current: ReadEntry | undefined;
@@ -218,6 +224,17 @@ async function writeMembers(spooled: FileHandle, writer: MemberWriter): Promise<
   await writer.finish();
 }
 
+/** writeMembers for an archive the pre-scan kept whole: the same writes, in the same order, from memory. */
+async function writeKept(kept: KeptMember[], writer: MemberWriter): Promise<void> {
+  try {
+    for (const m of kept) await writer.write(m);
+  } catch (e) {
+    await writer.settle();
+    throw e;
+  }
+  await writer.finish();
+}
+
 export async function extractTarFromRequest(
   engine: Engine,
   limits: HttpLimits,
@@ -239,12 +256,13 @@ export async function extractTarFromRequest(
       timedOut = isBodyTimeout(e);
       throw e;
     });
-    const { bytes } = await preScan(spooled, root, engine.guard, limits);
+    const { check, kept } = await preScan(spooled, root, engine.guard, limits);
+    const { bytes } = check;
     // everything the archive brings must fit above the reserve before its first member is written
     const watch = new ReserveWatch(root, rp.display, limits.diskReserveBytes, bytes);
     await watch.check();
     if (!rp.exists) await fsp.mkdir(root, { recursive: true });
-    await writeMembers(spooled, new MemberWriter(engine, root, watch, recorder)).catch(async (e: unknown) => {
+    await writeMembers(spooled, new MemberWriter(engine, root, watch, recorder), kept).catch(async (e: unknown) => {
       if (causeChain(e).some(isNoSpace)) throw await noSpaceError(root, rp.display, limits.diskReserveBytes, e);
       if (isHashlineError(e) && e.code !== 'io_error' && e.code !== 'internal') throw e;
       throw new HashlineError('io_error', TAR_FAILED, { cause: e });

@@ -26,18 +26,16 @@ import { fchmodSync, linkSync, lstatSync, renameSync, rmdirSync, symlinkSync, un
 import path from 'node:path';
 import type { ReadEntry } from 'tar';
 import { HashlineError } from '../../core/errors/errors.js';
-import { linkTargetUnreadable, memberEscapes } from '../../core/messages/http.js';
+import { linkTargetUnreadable, memberEscapes, TAR_FAILED } from '../../core/messages/http.js';
 import { syncDirectories } from '../../io/batch/atomic-batch.js';
 import { tempNameFor, writeAtomic } from '../../io/atomic-write.js';
 import type { Engine } from '../../tools/engine.js';
 import type { ReserveWatch } from '../file/disk-space.js';
 import type { PutRecorder } from '../file/put-history.js';
 import { ExtractionDirs } from './tar-dirs.js';
+import { FILE_TYPES, type KeptMember, SMALL_MEMBER } from './tar-kept-members.js';
 import { lexicalParts, memberMode } from './tar-rules.js';
 
-const FILE_TYPES = new Set(['File', 'OldFile', 'ContiguousFile']);
-/** Files up to this size are read into memory and written concurrently with the next members. */
-const SMALL_MEMBER = 1024 * 1024;
 /** At most this many such writes, holding at most this many bytes, at once. */
 const MAX_IN_FLIGHT = 64;
 const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
@@ -67,18 +65,18 @@ export class MemberWriter {
     this.dirs = new ExtractionDirs(engine.guard, root);
   }
 
-  /** Writes one member; consumes (or drains) the entry's data. */
-  async write(entry: ReadEntry): Promise<void> {
+  /** Writes one member: a parsed entry (its data consumed or drained) or one of the pre-scan's copy (tar-kept-members.ts). */
+  async write(entry: ReadEntry | KeptMember): Promise<void> {
     if (this.failure) throw this.failure.error;
     const parts = lexicalParts(entry.path);
     if (parts === null) throw new HashlineError('tar_member_refused', memberEscapes(entry.path)); // the pre-scan refused it already
     await this.watch?.member(entry.size ?? 0);
     if (FILE_TYPES.has(entry.type)) {
-      if ((entry.size ?? 0) <= SMALL_MEMBER) return this.smallFile(entry, parts, memberMode('file', entry.mode));
+      if (isKept(entry) || (entry.size ?? 0) <= SMALL_MEMBER) return this.smallFile(entry, parts, memberMode('file', entry.mode));
       await this.drain();
       return this.file(entry, parts, memberMode('file', entry.mode));
     }
-    entry.resume();
+    if (!isKept(entry)) entry.resume();
     await this.drain();
     if (entry.type === 'Directory') return this.directory(entry.path, parts, memberMode('directory', entry.mode));
     if (entry.type === 'SymbolicLink') return this.link(entry.path, parts, entry.linkpath ?? '', 'symbolic');
@@ -190,12 +188,12 @@ export class MemberWriter {
         }
         const rp = guard.resolveInVerifiedDir(parent.abs, name, 'write', st !== undefined);
         const before = rp.exists ? await this.recorder?.before(rp) : undefined;
-        const copy = this.recorder?.copy();
-        // an in-memory member goes through the history's copy as one chunk
-        const source = copy ? copy.through(data instanceof Uint8Array ? oneChunk(data) : data) : data;
-        await writeAtomic(guard, rp, source, { mode, syncDirectory: false, parent: { fd: parent.fd, prefix: parent.prefix } });
+        // an in-memory member (this writer's own buffer) is written as it is, without a yield, and is
+        // itself the history's copy; a streamed one is copied while it streams
+        const copy = data instanceof Uint8Array ? undefined : this.recorder?.copy();
+        await writeAtomic(guard, rp, copy ? copy.through(data as AsyncIterable<Uint8Array>) : data, { mode, syncDirectory: false, parent: { fd: parent.fd, prefix: parent.prefix } });
         this.written.add(parent.abs);
-        if (copy) this.recorder!.record(abs, before, copy.bytes());
+        if (this.recorder) this.recorder.record(abs, before, copy ? copy.bytes() : keptCopy(data as Uint8Array, this.recorder.limit));
       } finally {
         this.dirs.release(parent);
       }
@@ -206,14 +204,16 @@ export class MemberWriter {
    * A small file member: its parents are checked and made now, in archive order; its data is read
    * into memory and written concurrently with the next members (see the header).
    */
-  private async smallFile(entry: ReadEntry, parts: string[], mode: number): Promise<void> {
+  private async smallFile(entry: ReadEntry | KeptMember, parts: string[], mode: number): Promise<void> {
     const member = entry.path;
     const abs = path.join(this.root, ...parts);
     if (this.overlaps(abs)) await this.drain();
     this.dirs.ensure(member, parts.slice(0, -1));
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of this.watch ? this.watch.through(entry) : entry) chunks.push(chunk as Uint8Array);
-    const data = Buffer.concat(chunks);
+    // its size is in its header: the free-space check is made for it at once, and its data taken
+    // whole (one promise, not one per chunk)
+    await this.watch?.arriving(entry.size ?? 0);
+    const data = isKept(entry) ? entry.data! : await entry.concat();
+    if (data.length !== (entry.size ?? 0)) throw new HashlineError('io_error', TAR_FAILED, { details: { member } });
     while (this.inFlight.size >= MAX_IN_FLIGHT || (this.inFlight.size > 0 && this.inFlightBytes + data.length > MAX_IN_FLIGHT_BYTES)) {
       await Promise.race(this.inFlight.values());
     }
@@ -278,6 +278,8 @@ export class MemberWriter {
   }
 }
 
+const isKept = (entry: ReadEntry | KeptMember): entry is KeptMember => (entry as KeptMember).kept === true;
+
 function unlinkQuietly(p: string): void {
   try {
     unlinkSync(p);
@@ -286,6 +288,7 @@ function unlinkQuietly(p: string): void {
   }
 }
 
-async function* oneChunk(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
+/** An in-memory member's bytes as the history keeps them: null when larger than it keeps (as BodyCopy says). */
+function keptCopy(bytes: Uint8Array, limit: number): Uint8Array | null {
+  return bytes.length > limit ? null : bytes;
 }

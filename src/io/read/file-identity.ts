@@ -4,13 +4,22 @@
 // that switches family never needs an extra hashing call (tools/file-identity-fields.ts).
 
 import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
+import { ByteTagger, tagOfFileBytes } from '../../core/text/byte-tag.js';
 import { HashlineError } from '../../core/errors/errors.js';
-import { openVerified } from '../guard/open-verified.js';
+import { isOpenedPath, openVerified } from '../guard/open-verified.js';
 import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
-import { CHUNK_BYTES, LineSplitter } from './line-reader.js';
+import { CHUNK_BYTES } from './line-reader.js';
+import { OPEN_NO_FOLLOW } from './read-verified-sync.js';
 
 /** The largest read of one file (a file this size or smaller is read at once). */
 const IDENTITY_CHUNK = 1024 * 1024;
+/**
+ * Files up to this size are read synchronously (open, fstat, descriptor check, read, close cost
+ * microseconds each; six thread-pool round trips cost more than reading and hashing a small file).
+ */
+const SYNC_BYTES = 1024 * 1024;
+const HAS_PROC_FD = process.platform === 'linux';
 
 export interface FileIdentity {
   /** The 4-hex tag of the file's text (what `¶path#TAG` shows). */
@@ -20,15 +29,72 @@ export interface FileIdentity {
   readonly size: number;
 }
 
-/** The tag and SHA-256 of the file `rp` names, streamed (constant memory whatever the size). */
+/**
+ * The buffer small files are read into, kept from one read to the next: fresh memory for each file
+ * costs a page fault per 4 KiB as the kernel copies into it, more than the copy itself. Safe to
+ * share: its bytes are hashed and let go before the synchronous read returns.
+ */
+let scratch = Buffer.alloc(0);
+
+/**
+ * Reads `fd` from its start to its end (a file grown since its fstat is read on) into the scratch
+ * buffer; the result is a view of it, valid until the next read.
+ */
+function readToEnd(fd: number, size: number): Buffer {
+  // one byte more than the size: fewer read means the end was seen
+  if (scratch.length < size + 1) scratch = Buffer.allocUnsafe(Math.min(SYNC_BYTES, Math.max(size + 1, 2 * scratch.length, 64 * 1024)) + 1);
+  let buf = scratch;
+  let got = 0;
+  for (;;) {
+    if (got === buf.length) {
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, got);
+      buf = bigger;
+    }
+    const n = readSync(fd, buf, got, buf.length - got, got);
+    if (n === 0) return buf.subarray(0, got);
+    got += n;
+  }
+}
+
+/**
+ * The plain case of fileIdentity in one synchronous pass: a regular file of at most SYNC_BYTES,
+ * opened without following a final link, whose descriptor is the checked path the read policy
+ * admits (the checks of io/guard/open-verified.ts). Null on anything else, errors included: the
+ * streamed path then opens it again and decides (and words any refusal).
+ */
+function smallFileIdentity(guard: PathGuard, rp: ResolvedPath): FileIdentity | null {
+  if (!HAS_PROC_FD) return null;
+  let fd: number;
+  try {
+    fd = openSync(rp.real, OPEN_NO_FOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > SYNC_BYTES) return null;
+    if (!isOpenedPath(readlinkSync(`/proc/self/fd/${fd}`), rp.real) || !guard.admitsReal(rp.real, 'read')) return null;
+    return identityOfBytes(readToEnd(fd, st.size));
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The tag and SHA-256 of the file `rp` names: a small file read at once, a larger one streamed (constant memory). */
 export async function fileIdentity(guard: PathGuard, rp: ResolvedPath, signal?: AbortSignal): Promise<FileIdentity> {
+  if (signal?.aborted) throw new HashlineError('aborted', 'aborted');
+  const small = smallFileIdentity(guard, rp);
+  if (small !== null) return small;
   const vh = await openVerified(guard, rp, 'read');
   try {
     const hash = createHash('sha256');
-    const lines = new LineSplitter(() => undefined, false);
+    const tagger = new ByteTagger();
     // one buffer no larger than the file (plus one byte to see its end), up to IDENTITY_CHUNK
     const bufBytes = Math.min(IDENTITY_CHUNK, Math.max(vh.size + 1, CHUNK_BYTES));
-    // the splitter may keep a partial line past a chunk: each read fills a buffer of its own
+    // the tagger may keep a partial line past a chunk: each read fills a buffer of its own
     let buf = Buffer.allocUnsafe(bufBytes);
     let size = 0;
     for (;;) {
@@ -38,11 +104,11 @@ export async function fileIdentity(guard: PathGuard, rp: ResolvedPath, signal?: 
       size += bytesRead;
       const chunk = buf.subarray(0, bytesRead);
       hash.update(chunk);
-      lines.push(chunk);
+      tagger.push(chunk);
       // after a short read (the end, as a rule) a small buffer to see the end; else a full one
       buf = Buffer.allocUnsafe(bytesRead < buf.length ? Math.min(4096, bufBytes) : bufBytes);
     }
-    return { tag: lines.end().tag, sha256: hash.digest('hex'), size };
+    return { tag: tagger.end(), sha256: hash.digest('hex'), size };
   } finally {
     await vh.handle.close();
   }
@@ -50,9 +116,7 @@ export async function fileIdentity(guard: PathGuard, rp: ResolvedPath, signal?: 
 
 /** The 4-hex tag of bytes in memory (what line-reader.ts gives for the same bytes on disk). */
 export function tagOfBytes(bytes: Uint8Array): string {
-  const lines = new LineSplitter(() => undefined, false);
-  lines.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  return lines.end().tag;
+  return tagOfFileBytes(bytes);
 }
 
 /** The tag and SHA-256 of bytes in memory. */

@@ -7,6 +7,7 @@
 
 import type { FileHandle } from 'node:fs/promises';
 import { HashlineError } from '../../core/errors/errors.js';
+import { lastCut } from '../../core/text/byte-tag.js';
 import { formatTag, normalizeForTag } from '../../core/text/tag.js';
 import { decodeBytes, encodeText } from '../../core/text/text-codec.js';
 import type { LineEnding } from '../../core/text/text-doc.js';
@@ -137,10 +138,7 @@ export class LineSplitter {
       this.first = false;
     }
     // cut after the last terminator; a CR at the very end waits (it may be half of a CRLF)
-    let cut = Math.max(chunk.lastIndexOf(0x0a), chunk.lastIndexOf(0x0d));
-    if (cut >= 0 && cut === chunk.length - 1 && chunk[cut] === 0x0d) {
-      cut = cut === 0 ? -1 : Math.max(chunk.lastIndexOf(0x0a, cut - 1), chunk.lastIndexOf(0x0d, cut - 1));
-    }
+    const cut = lastCut(chunk);
     if (cut < 0) {
       this.pending.push(chunk);
       return;

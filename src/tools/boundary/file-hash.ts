@@ -1,6 +1,7 @@
-// file_hash: SHA-256 (and the 4-hex tag, from the same read) of up to 50 whole files, streamed,
-// without returning their contents.
+// file_hash: SHA-256 (and the 4-hex tag, from the same read) of up to 50 whole files, without
+// returning their contents: a file up to 1 MiB read at once, synchronously; a larger one streamed.
 
+import { setImmediate } from 'node:timers/promises';
 import * as z from 'zod';
 import { boundaryError } from '../../core/errors/envelope.js';
 import { HashlineError, toHashlineError } from '../../core/errors/errors.js';
@@ -8,6 +9,9 @@ import { fileIdentity } from '../../io/read/file-identity.js';
 import { fileList } from './boundary-batch.js';
 import { FileError } from './boundary-schemas.js';
 import { defineTool } from '../tool.js';
+
+/** The longest stretch of hashing before the event loop gets a turn. */
+const YIELD_AFTER_MS = 10;
 
 const Input = z.strictObject({
   filePaths: fileList('file_hash', z.string().min(1)).meta({ guide: '1-50 file paths, relative to the root' }),
@@ -44,7 +48,14 @@ export const fileHashTool = defineTool({
   async run(engine, args, call) {
     const files: z.infer<typeof Entry>[] = [];
     let done = 0;
+    let turn = performance.now();
     for (const p of args.filePaths) {
+      // small files are read and hashed without a pause: give the event loop a turn now and then
+      // (other requests, and a cancellation, wait for one)
+      if (performance.now() - turn > YIELD_AFTER_MS) {
+        await setImmediate();
+        turn = performance.now();
+      }
       if (call.signal.aborted) throw new HashlineError('aborted', 'aborted');
       try {
         const rp = await engine.guard.resolve(p, 'read');

@@ -10,6 +10,7 @@ import * as z from 'zod';
 import { HashlineError } from '../../core/errors/errors.js';
 import { commitBatch, type FileChange } from '../../io/batch/batch-commit.js';
 import { readAdmitted } from '../../io/guard/read-admission.js';
+import { statKeyNow } from '../../io/read/read-verified-sync.js';
 import { fileRecord } from './boundary-batch.js';
 import { resolveEntry } from './boundary-resolve.js';
 import { Sha256 } from './boundary-schemas.js';
@@ -17,6 +18,9 @@ import { batchStepDelay } from '../batch-seam.js';
 import { recordRename } from '../record-change.js';
 import { defineTool } from '../tool.js';
 import { withTag } from '../file-identity-fields.js';
+
+/** A moved file up to this size is kept in memory by the batch, which hashes it, for its tag. */
+const TAG_IN_HAND_BYTES = 256 * 1024;
 
 const Entry = z.strictObject({
   destination: z.string().min(1).meta({ guide: 'the new path, relative to the root; must not exist' }),
@@ -69,18 +73,44 @@ export const fileRenameTool = defineTool({
       }
       changes.push({ kind: 'rename', from, to, expectedSha256: entry.expectedSha256?.toLowerCase(), createParents: true });
     }
-    const outcomes = await commitBatch(engine.guard, engine.locks, changes, {
-      requireHash: settings.requireHash,
-      signal: call.signal,
-      progress: (done, total) => call.progress({ progress: done, total }),
-      beforeApply: batchStepDelay(),
-    });
+    // Under the batch's locks: each source's stat key, the batch, then each destination's stat key.
+    // A file the batch read whole whose key did not change across the batch (a link keeps size,
+    // mtime, inode and device) held the bytes the batch hashed all along: its tag comes from
+    // those bytes, not from a read again. A file changed meanwhile (by a writer that takes no
+    // locks) is left to withTag's read, which names it only if it still has the reply's SHA-256.
+    const reals = changes.flatMap((c) => [c.from.real, c.to.real]);
+    const { outcomes, keys } = await engine.locks.withLocks(
+      reals,
+      async () => {
+        const before = changes.map((c) => statKeyNow(c.from.real));
+        const outcomes = await commitBatch(engine.guard, engine.locks, changes, {
+          requireHash: settings.requireHash,
+          signal: call.signal,
+          progress: (done, total) => call.progress({ progress: done, total }),
+          beforeApply: batchStepDelay(),
+          keepBefore: TAG_IN_HAND_BYTES,
+          locksHeld: true,
+        });
+        const keys = outcomes.map((o, i) => {
+          const c = changes[i]!;
+          // a file the read policy refuses at its new name gets no tag (withTag's read is refused too)
+          if (o.before === undefined || before[i] === undefined || !readAdmitted(engine.guard, c.to)) return undefined;
+          return statKeyNow(c.to.real) === before[i] ? before[i] : undefined;
+        });
+        return { outcomes, keys };
+      },
+      { signal: call.signal },
+    );
     const files = outcomes.map((o, i) => {
       const c = changes[i]!;
       // the file's versions follow it, so fs_rollback works at the new name
       recordRename(engine, c.from.real, c.to.real);
       return { filePath: o.path, destination: o.destination ?? c.to.display, sha256: o.sha256Before!, createdDirectories: o.madeDirs ?? [] };
     });
-    return { structured: { files: await withTag(engine, files, call.signal, (f) => f.destination) }, text: '' };
+    const inHand = (_e: unknown, i: number) => {
+      const key = keys[i];
+      return key === undefined ? undefined : { real: changes[i]!.to.real, bytes: outcomes[i]!.before!, key };
+    };
+    return { structured: { files: await withTag(engine, files, call.signal, (f) => f.destination, inHand) }, text: '' };
   },
 });

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
+import { computeTag } from '../../../src/core/text/tag.js';
+import { docText, parseDoc } from '../../../src/core/text/text-doc.js';
 import { fileHashTool } from '../../../src/tools/boundary/file-hash.js';
 import { callContext, engineFor } from '../../helpers/engine.js';
 import { makeSandbox } from '../../helpers/tmp-tree.js';
@@ -47,5 +50,56 @@ test('file_hash: files hashed side by side come back in the order asked, each ma
     }
   }
   assert.equal(progress, asked.length);
+  await sb.cleanup();
+});
+
+test('file_hash: the tag is that of the LF, BOM-less text, for a small file (read at once) and a large one (streamed)', async () => {
+  const big = Buffer.from(Array.from({ length: 60_000 }, (_, i) => `line ${i} \r\n`).join('')); // 0.8 MB...
+  const files: Record<string, Buffer> = {
+    'crlf.txt': Buffer.from('a \r\nb\r\n'),
+    'bom.txt': Buffer.from('\uFEFFΩ\nx'),
+    'blank.txt': Buffer.from('x\t\n'),
+    'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+    'plain.txt': Buffer.from('just text\n'),
+    'big.txt': Buffer.concat([big, big]), // ...1.6 MB: over the size read at once
+  };
+  const sb = await makeSandbox(files);
+  execFileSync('mkfifo', [`${sb.root}/pipe`]);
+  const engine = await engineFor(sb.root);
+  const names = [...Object.keys(files), 'pipe'];
+  const out = await fileHashTool.run(engine, { filePaths: names }, callContext());
+  for (const [i, name] of Object.keys(files).entries()) {
+    assert.equal(out.structured.files[i]!.tag, computeTag(docText(parseDoc(files[name]!))), name);
+    assert.equal(out.structured.files[i]!.sha256, createHash('sha256').update(files[name]!).digest('hex'), name);
+  }
+  assert.equal(out.structured.files[names.length - 1]!.error?.code, 'not_regular_file');
+  await sb.cleanup();
+});
+
+test('file_hash: a cancellation that arrives while many files are hashed (each read at once) is seen between files', async () => {
+  const files: Record<string, Buffer> = {};
+  for (let i = 0; i < 40; i++) files[`m${i}.bin`] = Buffer.alloc(1024 * 1024, i);
+  const sb = await makeSandbox(files);
+  const engine = await engineFor(sb.root);
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 1);
+  await assert.rejects(
+    fileHashTool.run(engine, { filePaths: Object.keys(files) }, { signal: ac.signal, progress: () => undefined }),
+    (e: { code?: string }) => e.code === 'aborted',
+  );
+  await sb.cleanup();
+});
+
+test('file_hash: files from 256 KiB to 1 MiB, each read at once into one reused buffer, each get their own names', async () => {
+  const files: Record<string, Buffer> = {};
+  for (let i = 0; i < 9; i++) files[`mid${i}.txt`] = Buffer.from(`file ${i} line \n`.repeat(20_000 + 3_000 * i)).subarray(0, 256 * 1024 + 90_000 * i);
+  const sb = await makeSandbox(files);
+  const engine = await engineFor(sb.root);
+  let progress = 0;
+  const out = await fileHashTool.run(engine, { filePaths: Object.keys(files) }, { signal: new AbortController().signal, progress: () => void progress++ });
+  for (const [i, [name, bytes]] of Object.entries(files).entries()) {
+    assert.deepEqual(out.structured.files[i], { filePath: name, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length, tag: computeTag(docText(parseDoc(bytes))) });
+  }
+  assert.equal(progress, 9);
   await sb.cleanup();
 });

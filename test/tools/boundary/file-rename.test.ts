@@ -30,7 +30,7 @@ after(async () => {
   await sb.cleanup();
 });
 
-type Renamed = { files: Array<{ filePath: string; destination: string; sha256: string; createdDirectories: string[] }> };
+type Renamed = { files: Array<{ filePath: string; destination: string; sha256: string; tag?: string; createdDirectories: string[] }> };
 
 test('a batch renames every file, creates missing parents, keeps modes, and the history follows the file', async () => {
   await put('one.sh', '#!/bin/sh\n');
@@ -182,6 +182,66 @@ test('a destination that appears between the preflight and its rename: already_e
     assert.deepEqual(err.details.restored, ['first.txt']);
     assert.deepEqual((await fsp.readdir(slow.root)).sort(), ['first.txt', 'late.txt', 'second.txt']);
     assert.equal(await fsp.readFile(path.join(slow.root, 'late.txt'), 'utf8'), 'intruder');
+  } finally {
+    await server.close();
+    await slow.cleanup();
+  }
+});
+
+test('the tag of a moved file: from the bytes the batch read when small, read again when larger', async () => {
+  const big = 'row of a larger file\n'.repeat(20_000); // 420 KB: more than the batch keeps
+  await put('small-t.txt', 'small \r\n');
+  await put('big-t.txt', big);
+  const data = await ok<Renamed>(mcp, 'file_rename', {
+    files: {
+      'small-t.txt': { destination: 'moved-t/small.txt', expectedSha256: sha256('small \r\n') },
+      'big-t.txt': { destination: 'moved-t/big.txt', expectedSha256: sha256(big) },
+    },
+  });
+  assert.deepEqual(data.files.map((f) => f.tag), [computeTag('small\n'), computeTag(big)]);
+});
+
+test('a read-blocked file renamed with its hash gets no tag', async () => {
+  const blocked = await makeSandbox({ 'vault/a.txt': 'secret\n' });
+  const server = await connectMcp(['--root', blocked.root, '--read-block', 'vault']);
+  try {
+    const data = await ok<Renamed>(server, 'file_rename', {
+      files: { 'vault/a.txt': { destination: 'vault/b.txt', expectedSha256: sha256('secret\n') } },
+    });
+    assert.equal(data.files[0]!.sha256, sha256('secret\n'), 'the hash the caller gave');
+    assert.equal(data.files[0]!.tag, undefined);
+    assert.equal(await fsp.readFile(path.join(blocked.root, 'vault/b.txt'), 'utf8'), 'secret\n');
+  } finally {
+    await server.close();
+    await blocked.cleanup();
+  }
+});
+
+test('a moved file changed by a writer that takes no locks while the batch runs gets no tag of the old bytes', async () => {
+  const slow = await makeSandbox({ 'first.txt': '1', 'second.txt': '2' });
+  process.env.HASHLINE_TEST_BATCH_STEP_MS = '300';
+  const server = await connectMcp(['--root', slow.root]);
+  delete process.env.HASHLINE_TEST_BATCH_STEP_MS;
+  try {
+    let changed = false;
+    const r = (await server.client.callTool(
+      { name: 'file_rename', arguments: { files: { 'first.txt': { destination: 'new/first.txt', expectedSha256: sha256('1') }, 'second.txt': { destination: 'new/second.txt', expectedSha256: sha256('2') } } } },
+      undefined,
+      {
+        // the first file has moved; the second waits before its rename: change the first in place, same size
+        onprogress: (p) => {
+          if (p.progress === 1 && !changed) {
+            changed = true;
+            writeFileSync(path.join(slow.root, 'new/first.txt'), '9');
+          }
+        },
+      },
+    )) as CallToolResult;
+    assert.ok(changed, 'the progress notification of the first rename arrived');
+    const files = (r.structuredContent as { data: { files: Array<{ sha256: string; tag?: string }> } }).data.files;
+    assert.equal(files[0]!.sha256, sha256('1'), 'the bytes the batch moved');
+    assert.equal(files[0]!.tag, undefined, 'the file holds other bytes now');
+    assert.equal(files[1]!.tag, computeTag('2'));
   } finally {
     await server.close();
     await slow.cleanup();
