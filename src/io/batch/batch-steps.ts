@@ -63,14 +63,23 @@ function linkError(e: unknown, from: ResolvedPath, to: ResolvedPath): HashlineEr
 
 const sameFile = (st: { dev: number; ino: number }, s: PresentState) => st.dev === s.dev && st.ino === s.ino;
 
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // gone already
+  }
+}
+
 async function applyWrite(guard: PathGuard, c: Extract<FileChange, { kind: 'write' }>, state: FileState, signal?: AbortSignal): Promise<Applied> {
   const rp = c.rp;
   let backup: string | undefined;
   if (state.exists) {
     backup = path.join(path.dirname(rp.real), backupBase(rp.real));
-    await fsp.link(rp.real, backup);
-    if (!sameFile(await fsp.lstat(backup), state)) {
-      await fsp.unlink(backup).catch(() => undefined);
+    // (one metadata call each: synchronous, without a thread-pool round trip)
+    linkSync(rp.real, backup);
+    if (!sameFile(lstatSync(backup), state)) {
+      unlinkQuietly(backup);
       throw changedError(rp, 'replaced');
     }
   }
@@ -99,7 +108,7 @@ async function applyWrite(guard: PathGuard, c: Extract<FileChange, { kind: 'writ
         // the directories this write made, innermost first; one that is not empty stays
         for (const d of [...made].reverse()) await fsp.rmdir(d).catch(() => undefined);
       },
-      discard: async () => (backup ? fsp.unlink(backup).catch(() => undefined) : undefined),
+      discard: async () => (backup ? unlinkQuietly(backup) : undefined),
     },
   };
 }
