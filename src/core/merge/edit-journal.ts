@@ -66,10 +66,11 @@ export class EditJournal {
   private recent: Array<{ text: string; digest: string }> = [];
 
   private digest(text: string, utf8Sha256?: string): string {
+    // the text asked for last goes first: an edit records its old text and then its new one, so the
+    // new one stays for the next edit, whose old text it is (however the next edit's new one comes in)
     const found = this.recent.find((r) => r.text === text);
-    if (found) return found.digest;
-    const digest = textDigest(text, utf8Sha256);
-    this.recent = [{ text, digest }, ...this.recent.slice(0, 1)];
+    const digest = found?.digest ?? textDigest(text, utf8Sha256);
+    this.recent = [found ?? { text, digest }, ...this.recent.filter((r) => r !== found).slice(0, 1)];
     return digest;
   }
 

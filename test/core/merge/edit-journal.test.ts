@@ -107,3 +107,22 @@ test('a chain through long texts: the text an edit wrote is where the next one s
   assert.deepEqual(j.chain('S', '/f', t(0), t(2)), [s1, s2]);
   assert.equal(j.chain('S', '/f', t(0), t(3)), null);
 });
+
+test('successive edits digest each text once: the new text of an edit stays for the next edit, whose old text it is', () => {
+  const j = new EditJournal();
+  const internals = j as unknown as { recent: Array<{ text: string }>; digest: (text: string, h?: string) => string };
+  const digest = internals.digest.bind(j);
+  const computed: number[] = [];
+  internals.digest = (text, h) => {
+    if (!internals.recent.some((r) => r.text === text)) computed.push(text.length);
+    return digest(text, h);
+  };
+  const texts = Array.from({ length: 6 }, (_, k) => `${'line\n'.repeat(1000)}edit ${k}\n`);
+  for (let k = 1; k < texts.length; k++) {
+    j.prepare(texts[k]!);
+    j.record('S', '/f', texts[k - 1]!, texts[k]!, shape(1001, 1001));
+  }
+  // the first edit's old text and every new text, once each
+  assert.equal(computed.length, texts.length);
+  assert.equal(j.chain('S', '/f', texts[0]!, texts[5]!)!.length, 5);
+});
