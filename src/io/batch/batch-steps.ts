@@ -63,6 +63,9 @@ function linkError(e: unknown, from: ResolvedPath, to: ResolvedPath): HashlineEr
 
 const sameFile = (st: { dev: number; ino: number }, s: PresentState) => st.dev === s.dev && st.ino === s.ino;
 
+/** Backups of files up to this size are removed synchronously (see applyWrite's discard). */
+const SYNC_FREE_MAX = 1024 * 1024;
+
 function unlinkQuietly(file: string): void {
   try {
     unlinkSync(file);
@@ -108,7 +111,13 @@ async function applyWrite(guard: PathGuard, c: Extract<FileChange, { kind: 'writ
         // the directories this write made, innermost first; one that is not empty stays
         for (const d of [...made].reverse()) await fsp.rmdir(d).catch(() => undefined);
       },
-      discard: async () => (backup ? unlinkQuietly(backup) : undefined),
+      // the backup holds the old bytes' last link: freeing a small file's blocks takes the file system
+      // less than a thread-pool round trip; a large one's is left to the pool, off the event loop
+      discard: async () => {
+        if (backup === undefined) return;
+        if (state.exists && state.size <= SYNC_FREE_MAX) unlinkQuietly(backup);
+        else await fsp.unlink(backup).catch(() => undefined);
+      },
     },
   };
 }
