@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AIDER_MATCHERS } from '../../../src/core/config/config-schema.js';
 import { placeBlock } from '../../../src/core/aider/cascade.js';
-import { exactStep } from '../../../src/core/aider/exact.js';
+import fc from 'fast-check';
+import { exactStep, spanByCount } from '../../../src/core/aider/exact.js';
+import { LineIndex } from '../../../src/core/aider/line-index.js';
 import { FUZZY_THRESHOLD, fuzzyStep } from '../../../src/core/aider/fuzzy.js';
 import { indentationStep } from '../../../src/core/aider/indentation.js';
 import { lineKey, normalizeWhitespace, whitespaceStep } from '../../../src/core/aider/whitespace.js';
@@ -224,4 +226,17 @@ test('cascade: an ambiguous step stops the cascade (a looser step never override
   const o = placeBlock(text, { search: 'go(a, b)', replace: 'x' }, AIDER_MATCHERS);
   assert.equal(!o.ok && o.failure, 'ambiguous');
   assert.equal(!o.ok && o.failure === 'ambiguous' && o.method, 'exact');
+});
+
+test('property: the exact step counts a placement\'s lines as the line index spans them', () => {
+  const piece = fc.constantFrom('a', 'b', '\n', ' ', '\n\n', 'ab\n');
+  fc.assert(
+    fc.property(fc.array(piece, { minLength: 1, maxLength: 40 }), fc.nat(), fc.nat({ max: 12 }), (parts, s0, len) => {
+      const text = parts.join('');
+      const start = s0 % text.length;
+      const end = Math.min(text.length, start + len);
+      assert.deepEqual(spanByCount(text, start, end), new LineIndex(text).span(start, end));
+    }),
+    { numRuns: 3000 },
+  );
 });
