@@ -6,8 +6,22 @@
 
 import type { TextEdit } from './text-edits.js';
 
+/**
+ * The starts of the last two texts asked for: a rewrite's line sources and then its diff ask for the
+ * same two texts (the text before and the text after).
+ */
+let recentStarts: Array<{ text: string; starts: readonly number[] }> = [];
+
 /** The offset where each line of `text` starts (empty for an empty text). */
-export function lineStarts(text: string): number[] {
+export function lineStarts(text: string): readonly number[] {
+  const found = recentStarts.find((r) => r.text === text);
+  if (found !== undefined) return found.starts;
+  const starts = computeStarts(text);
+  recentStarts = [{ text, starts }, ...recentStarts.slice(0, 1)];
+  return starts;
+}
+
+function computeStarts(text: string): number[] {
   const starts: number[] = [];
   if (text.length === 0) return starts;
   starts.push(0);

@@ -123,3 +123,18 @@ test('property: the diff read off the map patches the old LF text into the new',
     { numRuns: 2000 },
   );
 });
+
+test('lineStarts gives the same starts for a text asked again and for an equal text made apart, whatever was asked between', () => {
+  const a = 'one\ntwo\r\nthree\rfour';
+  const b = 'x\n'.repeat(50);
+  const fresh = (t: string) => lineStarts(t.slice(0, 1) + t.slice(1));
+  const want = [0, 4, 9, 15];
+  assert.deepEqual(lineStarts(a), want);
+  assert.deepEqual(lineStarts(b).length, 50);
+  assert.deepEqual(fresh(a), want);
+  for (const t of ['', 'z', 'a\n', '\n\n', b + 'y']) lineStarts(t);
+  assert.deepEqual(lineStarts(a), want);
+  assert.deepEqual(lineStarts(''), []);
+  assert.deepEqual(lineStarts('a\n'), [0]);
+  assert.deepEqual(lineStarts('\n\n'), [0, 1]);
+});
