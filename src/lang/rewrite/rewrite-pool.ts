@@ -3,7 +3,9 @@
 // texts of ast-grep's built-in grammars go to a small pool of workers (each with its own copy of
 // the native module), the others (dynamic grammars, registered once per process) and every text
 // after a worker failed are rewritten on the calling thread. Workers only compute: text in, text
-// and reports out; they never touch the disk. They start on first use and stop when idle.
+// and reports out; they never touch the disk. They start on first use and stop when idle. Texts
+// asked for in the same turn of the event loop travel to a worker in one message, and their
+// outcomes come back in one (a message costs the calling thread far more than its bytes).
 //
 // The worker runs this same module (so the bundled CLI needs no extra file): when loaded in a
 // worker started with WORKER_ROLE it answers rewrite requests.
@@ -32,19 +34,37 @@ type Reply =
   | { id: number; ok: true; outcome: RewriteOutcome }
   | { id: number; ok: false; error: { code: ErrorCode; message: string; details: Record<string, unknown> } };
 
+/** Requests sent together at most (more wait for the next message). */
+const BATCH = 32;
+
+async function answer(req: Request): Promise<Reply> {
+  try {
+    const lang = languageById(req.lang);
+    if (!lang) throw new HashlineError('unsupported_language', `unknown grammar ${req.lang}`);
+    return { id: req.id, ok: true, outcome: await rewriteText(lang, req.raw, req.eol, req.ops, req.strict, req.diffLabel) };
+  } catch (e) {
+    const err = toHashlineError(e);
+    return { id: req.id, ok: false, error: { code: err.code, message: err.message, details: err.details ?? {} } };
+  }
+}
+
 if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE && parentPort) {
   const port = parentPort;
   for (const k of ['log', 'info', 'warn', 'error', 'debug'] as const) console[k] = () => undefined;
-  port.on('message', (req: Request) => {
-    const lang = languageById(req.lang);
-    const run = lang ? rewriteText(lang, req.raw, req.eol, req.ops, req.strict, req.diffLabel) : Promise.reject(new HashlineError('unsupported_language', `unknown grammar ${req.lang}`));
-    run.then(
-      (outcome) => port.postMessage({ id: req.id, ok: true, outcome } satisfies Reply),
-      (e: unknown) => {
-        const err = toHashlineError(e);
-        port.postMessage({ id: req.id, ok: false, error: { code: err.code, message: err.message, details: err.details ?? {} } } satisfies Reply);
-      },
-    );
+  // a batch is answered in one message, in order (the texts are parsed one after another anyway)
+  let chain = Promise.resolve();
+  port.on('message', (batch: Request[]) => {
+    chain = chain.then(async () => {
+      const replies: Reply[] = [];
+      for (const req of batch) replies.push(await answer(req));
+      // line sources move rather than copy (each its own buffer: a view of a shared one is copied)
+      const transfer = new Set<ArrayBuffer>();
+      for (const r of replies) {
+        const ls = r.ok ? r.outcome.lineSources : undefined;
+        if (ls && ls.byteOffset === 0 && ls.byteLength === ls.buffer.byteLength && ls.buffer instanceof ArrayBuffer) transfer.add(ls.buffer);
+      }
+      port.postMessage(replies, [...transfer]);
+    });
   });
 }
 
@@ -54,12 +74,17 @@ class WorkerLost extends Error {}
 interface Slot {
   worker: Worker;
   pending: Map<number, { resolve: (o: RewriteOutcome) => void; reject: (e: unknown) => void }>;
+  /** Requests not sent yet (sent at the end of this turn of the event loop, or once BATCH are waiting). */
+  queued: Request[];
+  flush: NodeJS.Immediate | undefined;
 }
 
 class RewritePool {
   private slots: Slot[] = [];
   private broken = false;
   private nextId = 0;
+  /** Messages posted to workers so far. */
+  messages = 0;
   private idle: NodeJS.Timeout | undefined;
 
   constructor(private readonly size: number) {}
@@ -82,19 +107,20 @@ class RewritePool {
       ? new Worker(`import('tsx/esm/api').then((m) => m.register()).then(() => import(${JSON.stringify(url.href)}))`, { ...options, eval: true })
       : new Worker(url, options);
     worker.unref();
-    const slot: Slot = { worker, pending: new Map() };
+    const slot: Slot = { worker, pending: new Map(), queued: [], flush: undefined };
     const fail = () => {
       this.broken = true;
       this.slots = this.slots.filter((s) => s !== slot);
-      for (const p of slot.pending.values()) p.reject(new WorkerLost());
-      slot.pending.clear();
+      lose(slot);
     };
-    worker.on('message', (r: Reply) => {
-      const p = slot.pending.get(r.id);
-      if (!p) return;
-      slot.pending.delete(r.id);
-      if (r.ok) p.resolve(r.outcome);
-      else p.reject(new HashlineError(r.error.code, r.error.message, { details: r.error.details }));
+    worker.on('message', (replies: Reply[]) => {
+      for (const r of replies) {
+        const p = slot.pending.get(r.id);
+        if (!p) continue;
+        slot.pending.delete(r.id);
+        if (r.ok) p.resolve(r.outcome);
+        else p.reject(new HashlineError(r.error.code, r.error.message, { details: r.error.details }));
+      }
       if (slot.pending.size === 0) {
         // an idle worker does not keep the process alive; a busy one does (someone awaits it)
         worker.unref();
@@ -122,8 +148,7 @@ class RewritePool {
       s.worker.removeAllListeners('exit');
       s.worker.removeAllListeners('error');
       // texts still out are rewritten on the calling thread
-      for (const p of s.pending.values()) p.reject(new WorkerLost());
-      s.pending.clear();
+      lose(s);
       void s.worker.terminate();
     }
   }
@@ -140,9 +165,34 @@ class RewritePool {
     return new Promise<RewriteOutcome>((resolve, reject) => {
       if (target.pending.size === 0) target.worker.ref();
       target.pending.set(id, { resolve, reject });
-      target.worker.postMessage({ id, ...req } satisfies Request);
+      target.queued.push({ id, ...req });
+      const post = () => {
+        if (send(target)) this.messages++;
+      };
+      if (target.queued.length >= BATCH) post();
+      else target.flush ??= setImmediate(post);
     });
   }
+}
+
+/** Posts a slot's queued requests to its worker in one message; false when none was queued. */
+function send(slot: Slot): boolean {
+  clearImmediate(slot.flush);
+  slot.flush = undefined;
+  const batch = slot.queued;
+  slot.queued = [];
+  if (batch.length === 0) return false;
+  slot.worker.postMessage(batch);
+  return true;
+}
+
+/** Fails every request of a slot (sent or not) with WorkerLost: they are rewritten on the calling thread. */
+function lose(slot: Slot): void {
+  clearImmediate(slot.flush);
+  slot.flush = undefined;
+  slot.queued = [];
+  for (const p of slot.pending.values()) p.reject(new WorkerLost());
+  slot.pending.clear();
 }
 
 /** Workers in the pool: one per core (the calling thread mostly waits on the disk meanwhile). */
@@ -156,6 +206,11 @@ export function stopRewritePool(): void {
 /** Workers running now. */
 export function rewriteWorkers(): number {
   return pool.running;
+}
+
+/** Messages posted to the workers since the process started (each carries one or more texts). */
+export function rewriteMessages(): number {
+  return pool.messages;
 }
 
 /** `rewriteText` on a worker thread when the grammar is one of ast-grep's built-ins. */

@@ -4,7 +4,9 @@
 // already taken is skipped and reported (ast-grep's commitEdits would drop it without a word),
 // the template is rendered with ast-grep's semantics, and the edits are mapped back onto the text
 // as it is on disk, so every untouched line keeps its own ending and new lines get the file's.
-// Ops apply in order, each to the result of the one before. Offsets are UTF-16 code units.
+// Ops apply in order, each to the result of the one before. Offsets are UTF-16 code units. With a
+// diff label, a change also carries its diff and the tags of both texts, so that a caller that runs
+// this on a worker thread has nothing left to compute on its own.
 
 import type { SgNode, SgRoot } from '@ast-grep/napi';
 import { napi } from '../grammar/napi.js';
@@ -12,6 +14,8 @@ import { HashlineError } from '../../core/errors/errors.js';
 import { lfOffsets } from '../../core/text/lf-offsets.js';
 import { composeSources, lineSources } from '../../core/text/line-sources.js';
 import { rewriteDiff, type RewriteDiff } from '../../core/text/rewrite-diff.js';
+import { computeTag } from '../../core/text/tag.js';
+import { lfText } from '../../core/text/text-doc.js';
 import { applyEdits, type TextEdit } from '../../core/text/text-edits.js';
 import { compilePattern, patternWords, type Matcher } from './pattern-context.js';
 import { isAvailable, unsupportedLanguage, type LanguageInfo } from '../grammar/registry.js';
@@ -50,6 +54,11 @@ export interface RewriteOutcome {
   readonly lineSources?: Int32Array;
   /** When the text changed and a diff label was given: the diff of the LF texts (see core/text/rewrite-diff.ts). */
   readonly diff?: RewriteDiff;
+  /**
+   * With the diff: the tags (core/text/tag.ts) of the LF texts before and after, computed where the
+   * rewrite ran (on a worker, they cost the calling thread nothing).
+   */
+  readonly tags?: { readonly before: string; readonly after: string };
 }
 
 function lineOf(text: string, offset: number): number {
@@ -177,7 +186,8 @@ export async function rewriteText(lang: LanguageInfo, raw: string, eol: string, 
   }
   if (text === raw) return { raw: text, reports };
   const changed: RewriteOutcome = sources ? { raw: text, reports, lineSources: sources } : { raw: text, reports };
-  return diffLabel === undefined ? changed : { ...changed, diff: rewriteDiff(diffLabel, raw, text, sources) };
+  if (diffLabel === undefined) return changed;
+  return { ...changed, diff: rewriteDiff(diffLabel, raw, text, sources), tags: { before: computeTag(lfText(raw)), after: computeTag(lfText(text)) } };
 }
 
 /** True when some op could match `raw` at all: every word of its pattern occurs in it (no parse). */

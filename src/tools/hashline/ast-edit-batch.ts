@@ -53,6 +53,10 @@ export interface Rewritten {
   bytes: Uint8Array;
   /** The diff from the text read (computed where the rewrite ran). */
   diff: RewriteDiff;
+  /** The tags of the text read and of `text`, when the rewrite computed them. */
+  tags?: { readonly before: string; readonly after: string } | undefined;
+  /** `bytes` when they are encodeText(`text`) (no BOM, no CR): the history need not encode again. */
+  textBytes?: Uint8Array | undefined;
 }
 
 export interface Planned {
@@ -66,9 +70,22 @@ export interface Planned {
 }
 
 /** The rewritten file from its new decoded text `raw` (own line endings, BOM stripped). */
-function rewritten(old: TextShape, raw: string, diff: RewriteDiff): Rewritten {
-  return { text: lfText(raw), bytes: encodeRaw(raw, old.bom), diff };
+function rewritten(old: TextShape, raw: string, diff: RewriteDiff, tags: Rewritten['tags']): Rewritten {
+  const text = lfText(raw);
+  const bytes = encodeRaw(raw, old.bom);
+  return { text, bytes, diff, ...(tags ? { tags } : {}), ...(!old.bom && text === raw ? { textBytes: bytes } : {}) };
 }
+
+/**
+ * What the history is told beside a text so it computes neither again: its tag, and its UTF-8
+ * bytes when it has them exactly (tools/record-change.ts passes the same).
+ */
+function recordHints(tag: string | undefined, bytes: Uint8Array | undefined): { tag?: string; bytes?: Uint8Array } {
+  return { ...(tag === undefined ? {} : { tag }), ...(bytes === undefined ? {} : { bytes }) };
+}
+
+/** The bytes read when they are encodeText of the text read (no BOM, no CR, valid UTF-8). */
+const readTextBytes = (l: Loaded) => (!l.bom && l.utf8 && l.text === l.raw ? l.bytes : undefined);
 
 /**
  * Reads one candidate and computes its rewrite; null when there is nothing to report. `parallel`:
@@ -99,7 +116,7 @@ export async function plan(engine: Engine, c: Candidate, ops: readonly RewriteOp
   const marker = generatedMarker(loaded.text);
   if (marker !== null) return { candidate: c, loaded, warnings: [generatedRefusal(c.rp.display, marker)] };
   const diff = outcome.diff ?? rewriteDiff(c.rp.display, raw, outcome.raw, outcome.lineSources);
-  return { candidate: c, loaded, next: rewritten(loaded, outcome.raw, diff), warnings };
+  return { candidate: c, loaded, next: rewritten(loaded, outcome.raw, diff, outcome.tags), warnings };
 }
 
 interface OnDisk {
@@ -151,10 +168,11 @@ async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly Rewri
       written.push(p.candidate.rp.display);
       // the replaced text becomes the newest version before the new one, so that fs_rollback ""
       // undoes exactly this rewrite
-      engine.history.record(p.candidate.rp.real, p.loaded!.text);
-      engine.history.reanchor(p.candidate.rp.real, p.loaded!.text);
-      const after = p.next!.text;
-      p.tag = engine.history.record(p.candidate.rp.real, after, { kind: 'made' }) ?? computeTag(after);
+      const { loaded, next } = { loaded: p.loaded!, next: p.next! };
+      engine.history.record(p.candidate.rp.real, loaded.text, recordHints(next.tags?.before, readTextBytes(loaded)));
+      engine.history.reanchor(p.candidate.rp.real, loaded.text);
+      const hints = recordHints(next.tags?.after, next.textBytes);
+      p.tag = engine.history.record(p.candidate.rp.real, next.text, { kind: 'made', ...hints }) ?? hints.tag ?? computeTag(next.text);
     }
     for (const f of outcome.failed) {
       failed.push({ path: f.rp.display, error: f.error });

@@ -1,7 +1,7 @@
 // fs_ast_edit: ast-grep structural rewrites over files, directories and globs. Files are read and
 // rewritten concurrently (many files: parsed on worker threads), then the changed ones are locked, checked
-// to be unchanged on disk, written atomically (temp file, fsync, rename; BOM, line endings and
-// mode kept) and recorded in the session history so fs_rollback can undo them. The reply is sized
+// to be unchanged on disk, written atomically (temp file and rename, fsync when the durability asks
+// for it; BOM, line endings and mode kept) and recorded in the session history so fs_rollback can undo them. The reply is sized
 // after the writes but never fails for its size: diffs that do not fit are left out, and results
 // beyond a listing budget are counted in a note instead of listed.
 
@@ -19,8 +19,12 @@ import { EditResultSchema, type EditResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
 
 export const DEFAULT_MAX_FILES = 1000;
-/** Files read and rewritten at once. */
+/**
+ * Files read and rewritten at once: on the calling thread, or on worker threads (enough in flight
+ * that the workers never wait for the next text while the calling thread commits).
+ */
 const READ_CONCURRENCY = 16;
+const PARALLEL_READ_CONCURRENCY = 64;
 /** Calls over at least this many files parse on worker threads (see lang/rewrite/rewrite-pool.ts). */
 const PARALLEL_MIN_FILES = 64;
 /**
@@ -164,7 +168,7 @@ export async function runAstEdit(engine: Engine, args: FsAstEditInput, signal: A
   const parallel = expansion.candidates.length >= PARALLEL_MIN_FILES;
   let planned: Array<Planned | null>;
   try {
-    planned = await mapPool(expansion.candidates, READ_CONCURRENCY, async (c) => {
+    planned = await mapPool(expansion.candidates, parallel ? PARALLEL_READ_CONCURRENCY : READ_CONCURRENCY, async (c) => {
       if (signal.aborted) throw new HashlineError('aborted', 'aborted');
       const p = await plan(engine, c, ops, languageForPath(c.rp.lexical), parallel);
       if (p !== null) await committer.add(p);

@@ -4,9 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { isHashlineError } from '../../../src/core/errors/errors.js';
+import { computeTag } from '../../../src/core/text/tag.js';
+import { lfText } from '../../../src/core/text/text-doc.js';
 import { languageById, languageForPath, type LanguageInfo } from '../../../src/lang/grammar/registry.js';
 import { rewriteText, type RewriteOp } from '../../../src/lang/rewrite/rewrite.js';
-import { rewriteTextInPool, rewriteWorkers, stopRewritePool } from '../../../src/lang/rewrite/rewrite-pool.js';
+import { rewriteMessages, rewriteTextInPool, rewriteWorkers, stopRewritePool } from '../../../src/lang/rewrite/rewrite-pool.js';
 import { skipOrFail } from '../../helpers/needs.js';
 
 after(() => stopRewritePool());
@@ -30,6 +32,8 @@ for (const c of cases) {
     assert.deepEqual(pooled, local);
     // a change comes back with the line sources and the diff read off them
     if (local.raw !== c.raw) assert.ok(pooled.lineSources instanceof Int32Array && pooled.diff?.diff?.startsWith('--- f.ts\n'));
+    // and the tags of both LF texts, computed on the worker
+    if (local.raw !== c.raw) assert.deepEqual(pooled.tags, { before: computeTag(lfText(c.raw)), after: computeTag(lfText(pooled.raw)) });
   });
 }
 
@@ -48,6 +52,19 @@ test('many texts at once come back each with its own result', async () => {
   const texts = Array.from({ length: 200 }, (_, i) => `export const v${i} = ${i};\nconsole.log(v${i});\n`);
   const outs = await Promise.all(texts.map((t) => rewriteTextInPool(ts, t, '\n', ops, false)));
   outs.forEach((o, i) => assert.equal(o.raw, `export const v${i} = ${i};\nlogger.info(v${i});\n`));
+});
+
+test('texts asked for in one turn travel together: far fewer messages than texts, each outcome its own', async () => {
+  await rewriteTextInPool(ts, 'console.log(0);\n', '\n', ops); // a worker running
+  const before = rewriteMessages();
+  const texts = Array.from({ length: 300 }, (_, i) => `console.log(${i});\n`);
+  const outs = await Promise.all(texts.map((t) => rewriteTextInPool(ts, t, '\n', ops, true, 'f.ts')));
+  outs.forEach((o, i) => {
+    assert.equal(o.raw, `logger.info(${i});\n`);
+    assert.deepEqual([...o.lineSources!], [-1]);
+  });
+  const sent = rewriteMessages() - before;
+  assert.ok(sent >= 300 / 32 && sent <= 300 / 8, `${sent} messages for 300 texts`);
 });
 
 test('stopping the pool with texts still out: they are rewritten on the calling thread', async () => {

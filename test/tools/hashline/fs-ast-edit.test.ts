@@ -9,7 +9,7 @@ import { computeTag, formatHeader } from '../../../src/core/text/tag.js';
 import type { Engine } from '../../../src/tools/engine.js';
 import { rewriteWorkers, stopRewritePool } from '../../../src/lang/rewrite/rewrite-pool.js';
 import { fsAstEditTool } from '../../../src/tools/hashline/fs-ast-edit.js';
-import { callContext, sandboxedEngines } from '../../helpers/engine.js';
+import { callContext, engineFor, sandboxedEngines } from '../../helpers/engine.js';
 import { skipOrFail } from '../../helpers/needs.js';
 import { snapshotTree, type Sandbox } from '../../helpers/tmp-tree.js';
 
@@ -261,6 +261,50 @@ test('fs_rollback undoes a rewrite; the lines shown in the diff are marked seen'
   assert.deepEqual([...head.seen].sort(), [1, 2]);
   await fsRollbackTool.run(engine, fsRollbackTool.input.parse({ path: 'r.ts', hash: '' }), call());
   assert.equal(await read(sb, 'r.ts'), before);
+});
+
+test('many files of every shape, on worker threads: each reply tag is the disk text\'s, the history holds both texts, fs_rollback restores the bytes', async () => {
+  const { fsRollbackTool } = await import('../../../src/tools/hashline/fs-rollback.js');
+  // LF, CRLF, lone CR, a BOM, non-ASCII, bytes that are not UTF-8: the tags come from the workers
+  // and the history is handed the bytes read or written when they are the text's own UTF-8
+  const shapes: Array<(i: number) => Uint8Array> = [
+    (i) => Buffer.from(`const v = ${i};\nconsole.log(v);\n`),
+    (i) => Buffer.from(`const v = ${i};\r\nconsole.log(v);\r\n`),
+    (i) => Buffer.from(`const v = ${i};\rconsole.log(v);\r`),
+    (i) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`const v = ${i};\nconsole.log(v);\n`)]),
+    (i) => Buffer.from(`const s = "Ωmega ${i} ✓";  \nconsole.log(s);\n`),
+    (i) => Buffer.concat([Buffer.from(`// \xff`, 'latin1'), Buffer.from(` ${i}\nconsole.log(${i});\n`)]),
+  ];
+  const files: Record<string, Uint8Array> = {};
+  for (let i = 0; i < 66; i++) files[`s${String(i).padStart(2, '0')}.ts`] = shapes[i % shapes.length]!(i);
+  const { sb, engine } = await setup(files);
+  const out = await run(engine, { ops: [LOG], paths: ['.'] });
+  assert.equal(out.structured.results.length, 66);
+  const { lfText, textShape } = await import('../../../src/core/text/text-doc.js');
+  const restoredShapes = new Set<number>();
+  // another engine over the same store reads the versions back from what was stored (blobs)
+  const other = await engineFor(sb.root);
+  for (const r of out.structured.results) {
+    const i = Number(r.path.slice(1, 3));
+    const disk = await fsp.readFile(path.join(sb.root, r.path));
+    const text = textShape(disk).text;
+    assert.ok(text.includes('logger.debug('), r.path);
+    assert.equal(r.file_hash, computeTag(text), r.path);
+    // the newest paths are in the history's window: both versions, tagged as the reply says
+    const real = path.join(sb.root, r.path);
+    const versions = other.history.versions(real);
+    if (versions.length === 0 || restoredShapes.has(i % shapes.length)) continue;
+    assert.deepEqual(engine.history.versions(real).map((v) => [v.tag, v.text]), versions.map((v) => [v.tag, v.text]), r.path);
+    assert.equal(versions.at(-1)!.text, text, r.path);
+    assert.equal(versions.at(-1)!.tag, r.file_hash, r.path);
+    assert.equal(versions.at(-2)!.text, lfText(textShape(files[r.path]!).raw), r.path);
+    assert.equal(versions.at(-2)!.tag, computeTag(versions.at(-2)!.text), r.path);
+    await fsRollbackTool.run(engine, fsRollbackTool.input.parse({ path: r.path, hash: '' }), call());
+    assert.deepEqual(await fsp.readFile(real), Buffer.from(files[r.path]!), r.path);
+    restoredShapes.add(i % shapes.length);
+  }
+  assert.equal(restoredShapes.size, shapes.length);
+  stopRewritePool();
 });
 
 test('in a sweep, an unparsable pattern is reported only for files holding its words', async () => {
