@@ -136,8 +136,12 @@ function onDisk(real: string): OnDisk | null {
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && Buffer.compare(a, b) === 0;
 
-/** Under the chunk's locks: re-plans files changed since they were read, writes, records history. */
-async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly RewriteOp[], signal: AbortSignal, written: string[], failed: Array<{ path: string; error: HashlineError }>, dirs: Set<string>): Promise<void> {
+/**
+ * Under the chunk's locks: re-plans files changed since they were read, writes, records history,
+ * and settles each file's result (`settle`) right after its versions were recorded, while the
+ * history still holds them at hand (marking the lines of a diff shown as seen then costs no reload).
+ */
+async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly RewriteOp[], signal: AbortSignal, written: string[], failed: Array<{ path: string; error: HashlineError }>, dirs: Set<string>, settle: (p: Planned) => void): Promise<void> {
   await engine.locks.withLocks(chunk.map((p) => p.candidate.rp.real), async () => {
     // the owner seen in the check that found the file unchanged (kept as root without another lstat)
     const owners = new Map<Planned, OnDisk['owner']>();
@@ -173,12 +177,15 @@ async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly Rewri
       engine.history.reanchor(p.candidate.rp.real, loaded.text);
       const hints = recordHints(next.tags?.after, next.textBytes);
       p.tag = engine.history.record(p.candidate.rp.real, next.text, { kind: 'made', ...hints }) ?? hints.tag ?? computeTag(next.text);
+      settle(p);
     }
     for (const f of outcome.failed) {
       failed.push({ path: f.rp.display, error: f.error });
       const p = todo.find((x) => x.candidate.rp.real === f.rp.real);
       if (p) delete p.next;
     }
+    // the files not written: those with warnings are reported all the same
+    for (const p of chunk) if (p.next === undefined && p.warnings.length > 0) settle(p);
   }, { signal });
 }
 
@@ -201,13 +208,15 @@ export class Committer {
     private readonly engine: Engine,
     private readonly ops: readonly RewriteOp[],
     private readonly signal: AbortSignal,
+    /** Called once for each written file (and each file of a chunk left unwritten with warnings). */
+    private readonly settle: (p: Planned) => void = () => undefined,
   ) {}
 
   private launch(): void {
     const chunk = this.buffer;
     this.buffer = [];
     if (chunk.length === 0) return;
-    const p: Promise<void> = commitChunk(this.engine, chunk, this.ops, this.signal, this.written, this.failed, this.dirs)
+    const p: Promise<void> = commitChunk(this.engine, chunk, this.ops, this.signal, this.written, this.failed, this.dirs, this.settle)
       .catch((e: unknown) => {
         this.error ??= e;
       })

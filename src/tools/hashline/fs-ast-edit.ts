@@ -1,9 +1,10 @@
 // fs_ast_edit: ast-grep structural rewrites over files, directories and globs. Files are read and
 // rewritten concurrently (many files: parsed on worker threads), then the changed ones are locked, checked
 // to be unchanged on disk, written atomically (temp file and rename, fsync when the durability asks
-// for it; BOM, line endings and mode kept) and recorded in the session history so fs_rollback can undo them. The reply is sized
-// after the writes but never fails for its size: diffs that do not fit are left out, and results
-// beyond a listing budget are counted in a note instead of listed.
+// for it; BOM, line endings and mode kept) and recorded in the session history so fs_rollback can
+// undo them. The reply never fails for its size: each file's result is sized as soon as the file is
+// written (or found to need no write), diffs that no longer fit are left out, and results past a
+// listing budget are counted in a note instead of listed; those listed keep the candidates' order.
 
 import * as z from 'zod';
 import { HashlineError } from '../../core/errors/errors.js';
@@ -164,14 +165,20 @@ export async function runAstEdit(engine: Engine, args: FsAstEditInput, signal: A
   const notes: string[] = [];
   if (expansion.capped) notes.push(capNote(expansion.total, args.max_files ?? DEFAULT_MAX_FILES));
   let done = 0;
-  const committer = new Committer(engine, ops, signal);
+  // each file's result is settled as soon as it is final (written, or planned with warnings only):
+  // the reply's budgets are spent in that order (see toResult)
+  const budget = replyBudgets();
+  const settled = new Map<Planned, EditResult | null>();
+  const settle = (p: Planned) => void settled.set(p, toResult(engine, p, budget));
+  const committer = new Committer(engine, ops, signal, settle);
   const parallel = expansion.candidates.length >= PARALLEL_MIN_FILES;
   let planned: Array<Planned | null>;
   try {
     planned = await mapPool(expansion.candidates, parallel ? PARALLEL_READ_CONCURRENCY : READ_CONCURRENCY, async (c) => {
       if (signal.aborted) throw new HashlineError('aborted', 'aborted');
       const p = await plan(engine, c, ops, languageForPath(c.rp.lexical), parallel);
-      if (p !== null) await committer.add(p);
+      if (p?.next !== undefined) await committer.add(p);
+      else if (p && p.warnings.length > 0) settle(p);
       progress(++done, expansion.candidates.length);
       return p;
     });
@@ -181,9 +188,9 @@ export async function runAstEdit(engine: Engine, args: FsAstEditInput, signal: A
   }
   await committer.finish();
   const kept = planned.filter((p): p is Planned => p !== null);
-  const budget = replyBudgets();
   const reported = kept.filter((p) => p.next !== undefined || p.warnings.length > 0);
-  const results = reported.map((p) => toResult(engine, p, budget)).filter((r): r is EditResult => r !== null);
+  // listed in the order of the candidates (every reported file was settled; any other is settled now)
+  const results = reported.map((p) => (settled.has(p) ? settled.get(p)! : toResult(engine, p, budget))).filter((r): r is EditResult => r !== null);
   if (budget.omitted > 0) notes.push(diffOmitted(budget.omitted));
   if (budget.unlisted > 0) notes.push(resultsNotListed(budget.unlisted, budget.unlistedRewritten));
   const changed = reported.filter((p) => p.next !== undefined && (p.next.diff.diff !== undefined || p.next.diff.firstChangedLine !== undefined)).length;

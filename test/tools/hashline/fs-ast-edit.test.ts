@@ -282,7 +282,9 @@ test('many files of every shape, on worker threads: each reply tag is the disk t
   assert.equal(out.structured.results.length, 66);
   const { lfText, textShape } = await import('../../../src/core/text/text-doc.js');
   const restoredShapes = new Set<number>();
-  // another engine over the same store reads the versions back from what was stored (blobs)
+  // another engine over the same store reads the versions back from what was stored (blobs), once
+  // committed (as the adapters do before they reply)
+  await engine.history.flush();
   const other = await engineFor(sb.root);
   for (const r of out.structured.results) {
     const i = Number(r.path.slice(1, 3));
@@ -304,6 +306,29 @@ test('many files of every shape, on worker threads: each reply tag is the disk t
     restoredShapes.add(i % shapes.length);
   }
   assert.equal(restoredShapes.size, shapes.length);
+  stopRewritePool();
+});
+
+test('in a rewrite of more files than the history window holds, every diff shown has its lines marked seen on the version just written', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 120; i++) files[`m${String(i).padStart(3, '0')}.ts`] = `const v = ${i};\nconsole.log(v);\n`;
+  const { engine } = await setup(files);
+  assert.ok(engine.history.limits.maxPaths < 120);
+  const h = engine.history;
+  const mark = h.markSeen.bind(h);
+  const found: string[] = [];
+  const lost: string[] = [];
+  h.markSeen = (real, text, lines) => {
+    // the version the lines are marked on is the one just recorded, still at hand
+    (h.head(real)?.text === text ? found : lost).push(real);
+    mark(real, text, lines);
+  };
+  const out = await run(engine, { ops: [LOG], paths: ['.'] });
+  assert.equal(out.structured.results.filter((r) => r.diff !== undefined).length, 120);
+  assert.deepEqual(lost, []);
+  assert.equal(found.length, 120);
+  // listed in the candidates' order all the same
+  assert.deepEqual(out.structured.results.map((r) => r.path), Object.keys(files).sort());
   stopRewritePool();
 });
 
