@@ -21,11 +21,10 @@ import { defineTool } from '../tool.js';
 
 export const DEFAULT_MAX_FILES = 1000;
 /**
- * Files read and rewritten at once: on the calling thread, or on worker threads (enough in flight
- * that the workers never wait for the next text while the calling thread commits).
+ * Files read and rewritten at once. (More in flight, 64, kept the workers busier but made the
+ * commits of more chunks overlap in the same directories: slower, measured.)
  */
 const READ_CONCURRENCY = 16;
-const PARALLEL_READ_CONCURRENCY = 64;
 /** Calls over at least this many files parse on worker threads (see lang/rewrite/rewrite-pool.ts). */
 const PARALLEL_MIN_FILES = 64;
 /**
@@ -174,7 +173,7 @@ export async function runAstEdit(engine: Engine, args: FsAstEditInput, signal: A
   const parallel = expansion.candidates.length >= PARALLEL_MIN_FILES;
   let planned: Array<Planned | null>;
   try {
-    planned = await mapPool(expansion.candidates, parallel ? PARALLEL_READ_CONCURRENCY : READ_CONCURRENCY, async (c) => {
+    planned = await mapPool(expansion.candidates, READ_CONCURRENCY, async (c) => {
       if (signal.aborted) throw new HashlineError('aborted', 'aborted');
       const p = await plan(engine, c, ops, languageForPath(c.rp.lexical), parallel);
       if (p?.next !== undefined) await committer.add(p);
