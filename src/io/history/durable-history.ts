@@ -201,8 +201,8 @@ export class DurableHistory implements HistoryStore {
   }
 
   /** Queues a write (history-commits.ts: the writes of one tool call commit together). */
-  private write(paths: readonly string[], op: (root: number) => Op<unknown>): void {
-    this.commits.queue(paths, op);
+  private write(paths: readonly string[], op: (root: number) => Op<unknown>, record?: RecordFields): void {
+    this.commits.queue(paths, op, record);
   }
 
   /** Commits what is queued, now (synchronous runner). */
@@ -254,7 +254,7 @@ export class DurableHistory implements HistoryStore {
     const sha256 = found?.sha256 ?? sha ?? sha256Hex(data);
     this.texts.set(sha256, text);
     const fields: RecordFields = { path, sha256, tag, kind: 'text', data, op: kind, origin: options.origin, time: Date.now(), limits: this.limits, touch };
-    this.write([path], (root) => recordVersion(root, fields));
+    this.write([path], (root) => recordVersion(root, fields), fields);
     this.used(path, w);
     if (!found) {
       w.versions.push({ sha256, tag, text, seen: new Set() });
@@ -351,7 +351,7 @@ export class DurableHistory implements HistoryStore {
     }
     if (bytes.length > this.limits.maxStoredBytes) return;
     const fields: RecordFields = { path, sha256: sha256Hex(bytes), tag: null, kind: 'bytes', data: bytes, op: options.kind, origin: options.origin, time, limits: this.limits };
-    this.write([path], (root) => recordVersion(root, fields));
+    this.write([path], (root) => recordVersion(root, fields), fields);
   }
 
   async close(): Promise<void> {
