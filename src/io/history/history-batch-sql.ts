@@ -98,3 +98,18 @@ export function* recordVersions(rootId: number, rs: readonly RecordFields[]): Op
   }
   yield* recordNew(rootId, fresh);
 }
+
+/** Which of `paths` the store has a window row for (the others have no versions to load). */
+export function* heldPaths(rootId: number, paths: readonly string[]): Op<Set<string>> {
+  const held = new Set<string>();
+  for (let i = 0; i < paths.length; i += MAX_ROWS) {
+    const part = paths.slice(i, i + MAX_ROWS);
+    let n = MAX_ROWS;
+    while (n > part.length) n >>= 1;
+    const size = n === part.length ? n : n * 2;
+    const params = [rootId, ...part, ...new Array<string>(size - part.length).fill(part[0]!)];
+    const rows = yield { sql: `SELECT path FROM paths WHERE root_id = ? AND path IN (${new Array<string>(size).fill('?').join(', ')})`, params };
+    for (const r of rows) held.add(String(r.path));
+  }
+  return held;
+}
