@@ -11,6 +11,9 @@ import { recordVersion, type Op, type Query, type RecordFields } from './history
 /** The most rows one statement takes (a power of two: a group's statements take a few shapes, each prepared once). */
 const MAX_ROWS = 128;
 
+/** Fewer records (a tool call's before and after) are recorded one by one: the group's statements would not be fewer. */
+const FEW = 8;
+
 const shapes = new Map<string, string>();
 
 /** `head VALUES (?, ...), ... tail` for `n` rows of `width` values, built once per shape. */
@@ -76,8 +79,8 @@ function* recordNew(rootId: number, rs: readonly RecordFields[]): Op<void> {
 
 /** recordVersion of each record, in order, in a few multi-row statements (see the header). */
 export function* recordVersions(rootId: number, rs: readonly RecordFields[]): Op<void> {
-  if (rs.length === 1) {
-    yield* recordVersion(rootId, rs[0]!);
+  if (rs.length < FEW) {
+    for (const r of rs) yield* recordVersion(rootId, r);
     return;
   }
   const blobs = new Map<string, RecordFields>();
