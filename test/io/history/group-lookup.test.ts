@@ -1,18 +1,21 @@
 // A group's paths looked up together (DurableHistory.load on SQLite, as an HTTP PUT of an archive
 // hands its files over): recording the group's new paths then reads the store once, not once per
 // path, and what the history holds is what it holds without the lookup. A path another process
-// recorded after the lookup, or one renamed onto meanwhile, is read again, not taken as new.
+// recorded after the lookup, or one renamed onto meanwhile, is read again, not taken as new. On
+// PostgreSQL (when on the machine) a group loads in one transaction, with the windows it had.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import { DEFAULT_LIMITS } from '../../../src/core/history/snapshot-store.js';
 import { DurableHistory } from '../../../src/io/history/durable-history.js';
 import type { Op } from '../../../src/io/history/history-sql.js';
 import { openStoreRunner } from '../../../src/io/history/open-history.js';
+import { PgRunner } from '../../../src/io/history/pg-runner.js';
 import type { Runner } from '../../../src/io/history/runner.js';
+import { skipWithoutPostgres, startPostgres, type Postgres } from '../../helpers/postgres.js';
 
 const dirs: string[] = [];
 const open: DurableHistory[] = [];
@@ -78,4 +81,28 @@ test('a path recorded by another process after the lookup, or renamed onto, is r
   h.record('/r/x', 'x\n', { kind: 'made' });
   h.rename('/r/x', '/r/b');
   assert.deepEqual(h.versions('/r/b').map((v) => v.text), ['x\n']);
+});
+
+const skip = skipWithoutPostgres();
+let pg: Postgres | undefined;
+before(async () => {
+  if (!skip) pg = await startPostgres();
+});
+after(() => pg?.stop());
+
+test('PostgreSQL: a group loaded in one transaction has the windows of its known paths, none for new ones', { skip }, async () => {
+  const url = pg!.createDb('group_lookup');
+  const writer = new DurableHistory(await PgRunner.connect(url), { rootName: '/r', limits: DEFAULT_LIMITS, retention: { maxAgeMs: 0, maxVersionsPerFile: 0, maxBytes: 0 } });
+  const reader = new DurableHistory(await PgRunner.connect(url), { rootName: '/r', limits: DEFAULT_LIMITS, retention: { maxAgeMs: 0, maxVersionsPerFile: 0, maxBytes: 0 } });
+  open.push(writer, reader);
+  await writer.open();
+  await reader.open();
+  writer.record('/r/a', 'a1\n', { kind: 'made' });
+  writer.record('/r/a', 'a2\n', { kind: 'made' });
+  writer.record('/r/b', 'b1\n', { kind: 'made' });
+  await writer.flush();
+  await reader.load(['/r/a', '/r/new', '/r/b']);
+  assert.deepEqual(reader.versions('/r/a').map((v) => v.text), ['a1\n', 'a2\n']);
+  assert.deepEqual(reader.versions('/r/b').map((v) => v.text), ['b1\n']);
+  assert.deepEqual(reader.versions('/r/new'), []);
 });
