@@ -203,6 +203,7 @@ export class DurableHistory implements HistoryStore {
    * written, or another process commits. One path is left to `window`, which reads it when asked.
    */
   private lookUp(paths: readonly string[]): void {
+    if (paths.length < 2) return;
     try {
       this.checkStamp();
       const want = paths.filter((p) => !this.windows.has(p) && !this.absent.has(p) && !this.commits.pending.touches(p));
