@@ -7,7 +7,8 @@
 // the history does not hold. The changes of a request are handed to the history in groups (up to
 // RECORD_GROUP files or RECORD_GROUP_BYTES of content, and the rest at `flush`), so the many files
 // of an archive commit in a few transactions instead of one every 20 ms: a durable store then
-// rewrites each of its pages once per group, not once per commit.
+// rewrites each of its pages once per group, not once per commit, and looks a group's paths up at
+// once (DurableHistory.load).
 
 import { randomUUID } from 'node:crypto';
 import { lstatSync } from 'node:fs';
@@ -92,6 +93,8 @@ export class PutRecorder {
 
   private held: Change[] = [];
   private heldBytes = 0;
+  /** The groups handed over so far, in order (see handOver). */
+  private handing: Promise<void> = Promise.resolve();
 
   /**
    * Records a landed write of `real`: `after` null when the new content was too large to keep.
@@ -101,23 +104,32 @@ export class PutRecorder {
     forgetFile(real);
     this.held.push({ real, before, after });
     this.heldBytes += (before?.length ?? 0) + (after?.length ?? 0);
-    if (this.held.length >= RECORD_GROUP || this.heldBytes >= RECORD_GROUP_BYTES) {
-      this.handOver();
-      void this.engine.history.flush();
-    }
+    if (this.held.length >= RECORD_GROUP || this.heldBytes >= RECORD_GROUP_BYTES) this.handOver(true);
   }
 
-  /** Hands the held changes to the history, in the order they landed. */
-  private handOver(): void {
+  /**
+   * Hands the held changes to the history after the groups before them, in the order they landed:
+   * their paths are looked up together first (one read for the group, not one per path), and
+   * `commit` starts their commit.
+   */
+  private handOver(commit: boolean): Promise<void> {
     const changes = this.held;
     this.held = [];
     this.heldBytes = 0;
-    for (const c of changes) recordChange(this.engine, c.real, c.before ?? undefined, c.after, this.origin);
+    const { engine, origin } = this;
+    this.handing = this.handing.then(async () => {
+      if (changes.length > 1) await engine.history.load(changes.map((c) => c.real));
+      for (const c of changes) recordChange(engine, c.real, c.before ?? undefined, c.after, origin);
+      if (commit) void engine.history.flush();
+    });
+    // a failure is met by `flush`, which awaits the same promise
+    this.handing.catch(() => undefined);
+    return this.handing;
   }
 
   /** Resolves once what was recorded is stored. */
-  flush(): Promise<void> {
-    this.handOver();
-    return this.engine.history.flush();
+  async flush(): Promise<void> {
+    await this.handOver(false);
+    await this.engine.history.flush();
   }
 }

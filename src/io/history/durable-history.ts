@@ -28,6 +28,7 @@ import { encodeText } from '../../core/text/text-codec.js';
 import {
   addSeen, anchorVersion, ensureRoot, logDeletion, recordVersion, renamePath, touchOp, type Op, type RecordFields,
 } from './history-sql.js';
+import { heldPaths } from './history-batch-sql.js';
 import { makeQuery } from './history-query-api.js';
 import { renamedFrom, type Retention } from './history-queries.js';
 import type { Runner } from './runner.js';
@@ -49,6 +50,8 @@ export interface DurableOptions {
 }
 
 const TEXT_CACHE_CHARS = 64 * 1024 * 1024;
+/** Paths remembered as in no window at most (a group of an archive's files is 2,000). */
+const MAX_ABSENT = 20_000;
 
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -67,6 +70,8 @@ export class DurableHistory implements HistoryStore {
   readonly query: HistoryQuery;
   private rootId: number | undefined;
   private readonly windows = new Map<string, Window>();
+  /** Paths found in no window by `lookUp` at `lastStamp`, not written since (synchronous runner). */
+  private readonly absent = new Set<string>();
   private readonly texts = new TextCache(TEXT_CACHE_CHARS);
   private lastStamp = Number.NaN;
   private failure: string | undefined;
@@ -151,15 +156,11 @@ export class DurableHistory implements HistoryStore {
   private window(path: string): Window {
     if (this.sync && !this.failed) {
       try {
-        const stamp = this.runner.stamp!();
-        if (stamp !== this.lastStamp) {
-          // another process committed: what this one has not committed yet goes first, then reload
-          this.flushSync();
-          this.windows.clear();
-          this.lastStamp = stamp;
-        }
+        this.checkStamp();
         const w = this.windows.get(path);
         if (w) return this.inWindow(w);
+        // looked up with its group (load) and found in no window: what loadWindow below would find
+        if (this.absent.delete(path)) return this.setWindow(path, { versions: [], rank: this.limits.maxPaths });
         const root = this.root();
         // Queued writes of other paths (but a rename) can only push this path down the window, so a load that
         // finds no visible version for it finds what a load after committing them would: the
@@ -186,23 +187,65 @@ export class DurableHistory implements HistoryStore {
     return w;
   }
 
+  /** Synchronous runner: another process committed since the windows were loaded: what this one queued goes first, then they are dropped. */
+  private checkStamp(): void {
+    const stamp = this.runner.stamp!();
+    if (stamp === this.lastStamp) return;
+    this.flushSync();
+    this.windows.clear();
+    this.absent.clear();
+    this.lastStamp = stamp;
+  }
+
+  /**
+   * Synchronous runner: looks up the paths of a group at once (one read, not one per path, as an
+   * archive's files are recorded): those in no window are remembered as such until they are used,
+   * written, or another process commits. One path is left to `window`, which reads it when asked.
+   */
+  private lookUp(paths: readonly string[]): void {
+    if (paths.length < 2) return;
+    try {
+      this.checkStamp();
+      const want = paths.filter((p) => !this.windows.has(p) && !this.absent.has(p) && !this.commits.pending.touches(p));
+      if (want.length < 2) return;
+      const root = this.root();
+      const held = this.runner.runSync!(() => heldPaths(root, want), false);
+      if (this.absent.size + want.length > MAX_ABSENT) this.absent.clear();
+      for (const p of want) if (!held.has(p)) this.absent.add(p);
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
   async load(paths: readonly string[]): Promise<void> {
-    if (this.sync || this.failed) return;
+    if (this.failed) return;
+    if (this.sync) {
+      this.lookUp(paths);
+      return;
+    }
     await this.flush();
-    for (const p of paths) {
-      try {
-        const root = this.rootId!;
-        this.setWindow(p, await this.runner.run(() => loadWindow(root, p, this.limits, this.texts), false));
-      } catch (e) {
-        this.fail(e);
-        return;
-      }
+    try {
+      const root = this.rootId!;
+      const { limits, texts } = this;
+      // one read for the group: the paths in no window are not read one by one
+      const loaded = await this.runner.run(function* () {
+        const held = paths.length > 1 ? yield* heldPaths(root, paths) : new Set(paths);
+        const out: [string, Window][] = [];
+        for (const p of paths) out.push([p, held.has(p) ? yield* loadWindow(root, p, limits, texts) : { versions: [], rank: limits.maxPaths }]);
+        return out;
+      }, false);
+      for (const [p, w] of loaded) this.setWindow(p, w);
+    } catch (e) {
+      this.fail(e);
     }
   }
 
   /** Queues a write (history-commits.ts: the writes of one tool call commit together). */
-  private write(paths: readonly string[], op: (root: number) => Op<unknown>): void {
-    this.commits.queue(paths, op);
+  private write(paths: readonly string[], op: (root: number) => Op<unknown>, record?: RecordFields): void {
+    // a rename may pull any path up the window
+    if (paths.length > 1) this.absent.clear();
+    else this.absent.delete(paths[0]!);
+    this.commits.queue(paths, op, record);
   }
 
   /** Commits what is queued, now (synchronous runner). */
@@ -254,7 +297,7 @@ export class DurableHistory implements HistoryStore {
     const sha256 = found?.sha256 ?? sha ?? sha256Hex(data);
     this.texts.set(sha256, text);
     const fields: RecordFields = { path, sha256, tag, kind: 'text', data, op: kind, origin: options.origin, time: Date.now(), limits: this.limits, touch };
-    this.write([path], (root) => recordVersion(root, fields));
+    this.write([path], (root) => recordVersion(root, fields), fields);
     this.used(path, w);
     if (!found) {
       w.versions.push({ sha256, tag, text, seen: new Set() });
@@ -351,7 +394,7 @@ export class DurableHistory implements HistoryStore {
     }
     if (bytes.length > this.limits.maxStoredBytes) return;
     const fields: RecordFields = { path, sha256: sha256Hex(bytes), tag: null, kind: 'bytes', data: bytes, op: options.kind, origin: options.origin, time, limits: this.limits };
-    this.write([path], (root) => recordVersion(root, fields));
+    this.write([path], (root) => recordVersion(root, fields), fields);
   }
 
   async close(): Promise<void> {

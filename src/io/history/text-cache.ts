@@ -19,6 +19,8 @@ export class TextCache {
     if (this.texts.has(sha)) this.texts.delete(sha);
     else this.chars += text.length;
     this.texts.set(sha, text);
+    // within the budget (the common case): no iterator over the cache per text stored
+    if (this.chars <= this.maxChars) return;
     for (const [k, v] of this.texts) {
       if (this.chars <= this.maxChars) break;
       this.texts.delete(k);

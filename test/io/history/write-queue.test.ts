@@ -33,3 +33,20 @@ test('the text cache drops the least recently stored texts beyond its budget', (
   assert.equal(c.get('a'), 'aaaa');
   assert.equal(c.get('c'), 'cccc');
 });
+
+test('records queued one after the other are taken as one operation; other writes keep their place between them', () => {
+  const q = new WriteQueue();
+  const op = function* () {
+    return undefined;
+  };
+  const fields = (p: string) => ({ path: p, sha256: p, tag: 'T', kind: 'text' as const, data: new Uint8Array(), op: 'made', time: 1, origin: undefined, limits: { maxPaths: 50, maxVersionsPerPath: 10 } });
+  q.push(['/r/a'], op, fields('/r/a'));
+  q.push(['/r/b'], op, fields('/r/b'));
+  q.push(['/r/c'], op);
+  q.push(['/r/d'], op, fields('/r/d'));
+  const taken = q.take();
+  assert.equal(taken.length, 3);
+  assert.notEqual(taken[0], op, 'the two records as one');
+  assert.equal(taken[1], op);
+  assert.equal(taken[2], op, 'a record alone stays as it was queued');
+});
