@@ -33,8 +33,7 @@ interface SliceItem {
 
 type Item = { entry: TreeEntry } | SliceItem;
 
-/** Files per slice: 128 (one message and one buffer for most directories) cost about a tenth less CPU per archive than 32 (docs/BENCHMARKS.md). */
-export const SLICE_FILES = 128;
+export const SLICE_FILES = 32;
 const REMOTE_AHEAD = 2;
 /** Items packed but not yet in the arena (waiting for a slice before them) at most. */
 const MAX_AHEAD = 16;
