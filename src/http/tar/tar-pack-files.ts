@@ -18,6 +18,8 @@ export interface FileSlice {
   prefix: string;
   names: string[];
   rels: string[];
+  /** Every `rels[i]` is `relDir + names[i]` (what the read thread is sent instead of `rels`). */
+  relDir: string;
 }
 
 /**
@@ -26,9 +28,9 @@ export interface FileSlice {
  * `ends[i]` (-1 when it was not packed: over the size limit, over the slice's bytes, or it shrank).
  */
 export interface PackedSlice {
-  sizes: number[];
-  starts: number[];
-  ends: number[];
+  sizes: ArrayLike<number>;
+  starts: ArrayLike<number>;
+  ends: ArrayLike<number>;
   bytes: Buffer;
 }
 
@@ -66,7 +68,7 @@ export function readFully(fd: number, buf: Buffer, off: number, size: number): b
 }
 
 /** Opens, checks and packs the files of `slice` (every descriptor it opens is closed before it returns). */
-export function packSlice(slice: FileSlice): PackedSlice {
+export function packSlice(slice: Omit<FileSlice, 'relDir'>): { sizes: number[]; starts: number[]; ends: number[]; bytes: Buffer } {
   const n = slice.names.length;
   const opened: Array<{ fd: number; st: Stats } | null> = new Array(n);
   const sizes: number[] = new Array(n);

@@ -13,9 +13,8 @@ import type { TarReadData, TarReadRequest } from './tar-read-thread.js';
 interface Reply {
   id: number;
   ok: boolean;
-  sizes?: number[];
-  starts?: number[];
-  ends?: number[];
+  /** sizes, starts, ends of the slice's files (tar-read-thread.ts `packMeta`) */
+  meta?: Float64Array;
   bytes?: ArrayBuffer;
 }
 
@@ -63,7 +62,7 @@ export class TarReadPool {
     // until the thread has loaded its code, the walk packs every slice itself (no request waits for the start)
     if (t === undefined || Atomics.load(this.signal, 1) === 0) return -1;
     const id = this.nextId++;
-    const req: TarReadRequest = { id, prefix: slice.prefix, names: slice.names, rels: slice.rels };
+    const req: TarReadRequest = { id, prefix: slice.prefix, names: slice.names.join('\0'), relDir: slice.relDir };
     // the process stays up while a slice is out (a walk waits for it on the shared counter)
     if (this.inFlight.size === 0) t.worker.ref();
     this.inFlight.add(id);
@@ -110,8 +109,12 @@ export class TarReadPool {
   private settle(m: Reply): void {
     if (!this.inFlight.delete(m.id)) return;
     if (this.inFlight.size === 0) this.thread?.worker.unref();
-    if (!m.ok || !m.bytes) this.done.set(m.id, 'lost');
-    else this.done.set(m.id, { sizes: m.sizes!, starts: m.starts!, ends: m.ends!, bytes: Buffer.from(m.bytes) });
+    if (!m.ok || !m.bytes || !m.meta) this.done.set(m.id, 'lost');
+    else {
+      const n = m.meta.length / 3;
+      const meta = m.meta;
+      this.done.set(m.id, { sizes: meta.subarray(0, n), starts: meta.subarray(n, 2 * n), ends: meta.subarray(2 * n), bytes: Buffer.from(m.bytes) });
+    }
   }
 
   private start(): { worker: Worker; port: MessagePort } | undefined {

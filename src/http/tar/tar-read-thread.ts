@@ -7,10 +7,32 @@
 // The bundled CLI ships this file as its own small entry (bin/hashline-tar-read.mjs).
 
 import { workerData, type MessagePort } from 'node:worker_threads';
-import { packSlice, type FileSlice } from './tar-pack-files.js';
+import { packSlice } from './tar-pack-files.js';
 
-export interface TarReadRequest extends FileSlice {
+/**
+ * One slice on the wire: its names in one string (NUL between them: a file name holds neither NUL
+ * nor `/`) and the archive names' common directory part, so a message clones two strings instead
+ * of two per file.
+ */
+export interface TarReadRequest {
   id: number;
+  prefix: string;
+  /** The files' names joined by NUL. */
+  names: string;
+  /** The archive names are `relDir + name`. */
+  relDir: string;
+}
+
+/** Sizes, starts and ends of a packed slice (n of each) in one array, moved with the reply. */
+export function packMeta(sizes: readonly number[], starts: readonly number[], ends: readonly number[]): Float64Array {
+  const n = sizes.length;
+  const meta = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    meta[i] = sizes[i]!;
+    meta[n + i] = starts[i]!;
+    meta[2 * n + i] = ends[i]!;
+  }
+  return meta;
 }
 
 export interface TarReadData {
@@ -26,10 +48,12 @@ if (data?.port && data.signal) {
   port.on('message', (req: TarReadRequest) => {
     let reply;
     try {
-      const r = packSlice(req);
+      const names = req.names.split('\0');
+      const r = packSlice({ prefix: req.prefix, names, rels: names.map((n) => req.relDir + n) });
+      const meta = packMeta(r.sizes, r.starts, r.ends);
       // the Buffer is the whole of its own ArrayBuffer (allocUnsafeSlow): it moves, no copy
-      reply = { id: req.id, ok: true, sizes: r.sizes, starts: r.starts, ends: r.ends, bytes: r.bytes.buffer };
-      port.postMessage(reply, [r.bytes.buffer as ArrayBuffer]);
+      reply = { id: req.id, ok: true, meta, bytes: r.bytes.buffer };
+      port.postMessage(reply, [r.bytes.buffer as ArrayBuffer, meta.buffer as ArrayBuffer]);
     } catch (e) {
       port.postMessage({ id: req.id, ok: false, message: (e as Error).message });
     }

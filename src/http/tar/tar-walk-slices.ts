@@ -57,9 +57,9 @@ export class WalkSlices {
     this.drain();
   }
 
-  /** The files `names` of `dir` (their archive names `rels`), after everything added before them. */
-  files(dir: OpenDir, names: string[], rels: string[]): void {
-    const item: SliceItem = { slice: { prefix: dir.prefix, names, rels }, dir, id: -1, packed: undefined };
+  /** The files `names` of `dir` (their archive names `rels`, each `relDir + name`), after everything added before them. */
+  files(dir: OpenDir, relDir: string, names: string[], rels: string[]): void {
+    const item: SliceItem = { slice: { prefix: dir.prefix, names, rels, relDir }, dir, id: -1, packed: undefined };
     if (this.remote.length < REMOTE_AHEAD) item.id = this.pool.submit(item.slice);
     if (item.id >= 0) {
       dir.users++;

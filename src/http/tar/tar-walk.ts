@@ -129,6 +129,7 @@ export async function walkTree(
         }
         list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         const subdirs: TreeEntry[] = [];
+        const relDir = d.rel === '' ? '' : `${d.rel}/`;
         let names: string[] = [];
         let rels: string[] = [];
         for (const e of list) {
@@ -137,12 +138,12 @@ export async function walkTree(
           const abs = `${d.abs}/${e.name}`;
           if (!guard.admitsReal(abs, 'read')) continue;
           if (members >= caps.maxTarMembers) throw new HashlineError('too_large', treeTooManyMembers(display, caps.maxTarMembers));
-          const rel = d.rel === '' ? e.name : `${d.rel}/${e.name}`;
+          const rel = relDir + e.name;
           if (kind === 'file') {
             names.push(e.name);
             rels.push(rel);
             if (names.length === SLICE_FILES) {
-              slices.files(opened, names, rels);
+              slices.files(opened, relDir, names, rels);
               names = [];
               rels = [];
               await slices.pace();
@@ -151,7 +152,7 @@ export async function walkTree(
             const entry: TreeEntry = { rel, abs, kind };
             if (!walkOther(opened.prefix + e.name, entry)) continue;
             if (names.length > 0) {
-              slices.files(opened, names, rels);
+              slices.files(opened, relDir, names, rels);
               names = [];
               rels = [];
             }
@@ -161,7 +162,7 @@ export async function walkTree(
           members++;
           if (++work % WALK_SLICE === 0) await yieldToLoop();
         }
-        if (names.length > 0) slices.files(opened, names, rels);
+        if (names.length > 0) slices.files(opened, relDir, names, rels);
         for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
       } finally {
         slices.listed(opened);

@@ -5,6 +5,7 @@
 // after a client that goes away in the middle of the archive.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fsp, readdirSync } from 'node:fs';
 import http from 'node:http';
@@ -80,6 +81,33 @@ describe('GET /v1/fs/tar: slices packed on two threads', () => {
     assert.ok(lossy.submitted > 0, 'slices were handed to the (losing) thread');
     assert.equal(tarReadPool.inFlightCount, 0);
     assert.equal(openFds(), before);
+  });
+
+  test('names the read thread is sent in one string come back whole: odd names in nested directories, listed by GNU tar', async () => {
+    // names with a space, a newline, a tab, a backslash and non-ASCII, two levels down (the thread rebuilds each archive name from the directory's part)
+    const odd = path.join(tree, 'sub dir', 'ünï ☃');
+    await fsp.mkdir(odd, { recursive: true });
+    const names: string[] = [];
+    for (let i = 0; i < 70; i++) names.push([`f ${i}`, `n\n${i}`, `t\t${i}`, `b\\${i}`, `ß€${i}.txt`][i % 5]!);
+    for (const n of names) await fsp.writeFile(path.join(odd, n), `content of ${n}`);
+    try {
+      assert.ok(await tarReadPool.warm(), 'the read thread starts');
+      const handed = tarReadPool.submittedCount;
+      const hold = new PrefetchHold(64 << 20);
+      const chunks: Buffer[] = [];
+      for await (const c of new TreeTarStream(await walkTree(d.engine.guard, tree, 'tree', { maxTarMembers: 10_000, maxTarBytes: 1 << 30 }, hold, tarReadPool), d.engine.guard, hold)) chunks.push(c as Buffer);
+      assert.ok(tarReadPool.submittedCount > handed, 'slices were handed to the read thread');
+      const archive = Buffer.concat(chunks);
+      assert.equal(createHash('sha256').update(archive).digest('hex'), await archiveOf(d, tree, new NoThread()));
+      const out = path.join(d.sandbox.root, '..', 'odd-out');
+      await fsp.mkdir(out, { recursive: true });
+      const x = spawnSync('tar', ['-xf', '-', '-C', out], { input: archive });
+      assert.equal(x.status, 0, String(x.stderr));
+      for (const n of names) assert.equal(await fsp.readFile(path.join(out, 'sub dir', 'ünï ☃', n), 'utf8'), `content of ${n}`);
+      await fsp.rm(out, { recursive: true });
+    } finally {
+      await fsp.rm(path.join(tree, 'sub dir'), { recursive: true });
+    }
   });
 
   test('a walk stopped by the byte cap part way leaves no descriptor open and no slice with the thread', async () => {
