@@ -21,7 +21,7 @@ const SMALL_SEGMENT = 4096;
  * no blank or tab before a newline or at the end. Bytes that are not UTF-8 need no check: they
  * decode to escapes that encode back to the very same bytes.
  */
-function hashesAsItCame(seg: Uint8Array): boolean {
+export function hashesAsItCame(seg: Uint8Array): boolean {
   const n = seg.length;
   if (n < SMALL_SEGMENT) {
     let prev = 0x0a;

@@ -22,7 +22,8 @@ import type {
   HistoryLimits, HistoryOrigin, HistoryQuery, HistoryStatus, HistoryStore, RecordKind, RecordOptions, Version,
 } from '../../core/history/history-store.js';
 import { recordableBytes, recordableText } from '../../core/history/snapshot-store.js';
-import { computeTag, formatTag, normalizeForTag } from '../../core/text/tag.js';
+import { hashesAsItCame } from '../../core/text/byte-tag.js';
+import { computeTag, formatTag } from '../../core/text/tag.js';
 import { xxhash32 } from '../../core/text/xxhash32.js';
 import { encodeText } from '../../core/text/text-codec.js';
 import {
@@ -59,10 +60,11 @@ export function sha256Hex(bytes: Uint8Array): string {
 
 /**
  * computeTag(text), hashing `bytes` (encodeText(text), when at hand) as they are when the tag's
- * normalization leaves the text unchanged: no second encoding of the text.
+ * normalization leaves the text unchanged, which native searches of the bytes tell (no second
+ * encoding of the text, no scan of the string).
  */
 export function tagOfText(text: string, bytes?: Uint8Array): string {
-  return bytes !== undefined && normalizeForTag(text) === text ? formatTag(xxhash32(bytes)) : computeTag(text);
+  return bytes !== undefined && hashesAsItCame(bytes) ? formatTag(xxhash32(bytes)) : computeTag(text);
 }
 
 export class DurableHistory implements HistoryStore {

@@ -19,3 +19,15 @@ test('property: tagOfText(text, encodeText(text)) is computeTag(text)', () => {
     { numRuns: 3000 },
   );
 });
+
+test('property: the same over texts past 4 KiB (the bytes searched natively)', () => {
+  const piece = fc.constantFrom('a', ' ', '\t', '\n', '\r', '\r\n', 'é', '\u{1F600}', '\udc80', ' \n', '\t\n', '');
+  const filler = 'x'.repeat(5000);
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 12 }), fc.array(piece, { maxLength: 12 }), (head, tail) => {
+      const text = head.join('') + filler + tail.join('');
+      assert.equal(tagOfText(text, encodeText(text)), computeTag(text));
+    }),
+    { numRuns: 2000 },
+  );
+});
