@@ -46,8 +46,11 @@ const HEADS = 'INSERT INTO heads (root_id, path, sha256, tag, seq, seen)';
 const PATHS = 'INSERT INTO paths (root_id, path, seq)';
 const LOG = 'INSERT INTO versions (root_id, path, sha256, tag, size, kind, op, tool, client, client_name, batch, time, detail)';
 
-/** The keys of the texts the store holds for `paths` (`path NUL sha256`). */
-function* heldTexts(rootId: number, paths: readonly string[]): Op<Set<string>> {
+/**
+ * The rows `select` (a SELECT ending in `path IN`) gives for `paths`, asked in parts of up to
+ * MAX_ROWS paths, each turned into a key by `key`.
+ */
+function* keysOf(rootId: number, paths: readonly string[], select: string, key: (row: Record<string, unknown>) => string): Op<Set<string>> {
   const held = new Set<string>();
   for (let i = 0; i < paths.length; i += MAX_ROWS) {
     const part = paths.slice(i, i + MAX_ROWS);
@@ -56,10 +59,15 @@ function* heldTexts(rootId: number, paths: readonly string[]): Op<Set<string>> {
     // a part of another size is padded with its first path (a few statement shapes, see MAX_ROWS)
     const size = n === part.length ? n : n * 2;
     const params = [rootId, ...part, ...new Array<string>(size - part.length).fill(part[0]!)];
-    const rows = yield { sql: `SELECT path, sha256 FROM heads WHERE root_id = ? AND path IN (${new Array<string>(size).fill('?').join(', ')})`, params };
-    for (const r of rows) held.add(`${String(r.path)}\0${String(r.sha256)}`);
+    const rows = yield { sql: `${select} (${new Array<string>(size).fill('?').join(', ')})`, params };
+    for (const r of rows) held.add(key(r));
   }
   return held;
+}
+
+/** The keys of the texts the store holds for `paths` (`path NUL sha256`). */
+function heldTexts(rootId: number, paths: readonly string[]): Op<Set<string>> {
+  return keysOf(rootId, paths, 'SELECT path, sha256 FROM heads WHERE root_id = ? AND path IN', (r) => `${String(r.path)}\0${String(r.sha256)}`);
 }
 
 /** Records that each add a head (a text new to its path) or only a log row (content without a tag), in order. */
@@ -103,16 +111,6 @@ export function* recordVersions(rootId: number, rs: readonly RecordFields[]): Op
 }
 
 /** Which of `paths` the store has a window row for (the others have no versions to load). */
-export function* heldPaths(rootId: number, paths: readonly string[]): Op<Set<string>> {
-  const held = new Set<string>();
-  for (let i = 0; i < paths.length; i += MAX_ROWS) {
-    const part = paths.slice(i, i + MAX_ROWS);
-    let n = MAX_ROWS;
-    while (n > part.length) n >>= 1;
-    const size = n === part.length ? n : n * 2;
-    const params = [rootId, ...part, ...new Array<string>(size - part.length).fill(part[0]!)];
-    const rows = yield { sql: `SELECT path FROM paths WHERE root_id = ? AND path IN (${new Array<string>(size).fill('?').join(', ')})`, params };
-    for (const r of rows) held.add(String(r.path));
-  }
-  return held;
+export function heldPaths(rootId: number, paths: readonly string[]): Op<Set<string>> {
+  return keysOf(rootId, paths, 'SELECT path FROM paths WHERE root_id = ? AND path IN', (r) => String(r.path));
 }
