@@ -63,7 +63,7 @@ function readToEnd(fd: number, size: number): Buffer {
  * admits (the checks of io/guard/open-verified.ts). Null on anything else, errors included: the
  * streamed path then opens it again and decides (and words any refusal).
  */
-function smallFileIdentity(guard: PathGuard, rp: ResolvedPath): FileIdentity | null {
+function smallFileIdentity(guard: PathGuard, rp: ResolvedPath, textOnly: boolean): FileIdentity | HashIdentity | null {
   if (!HAS_PROC_FD) return null;
   let fd: number;
   try {
@@ -75,7 +75,8 @@ function smallFileIdentity(guard: PathGuard, rp: ResolvedPath): FileIdentity | n
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > SYNC_BYTES) return null;
     if (!isOpenedPath(readlinkSync(`/proc/self/fd/${fd}`), rp.real) || !guard.admitsReal(rp.real, 'read')) return null;
-    return identityOfBytes(readToEnd(fd, st.size));
+    const bytes = readToEnd(fd, st.size);
+    return textOnly && isBinaryHead(bytes, 0) ? hashOnly(bytes) : identityOfBytes(bytes);
   } catch {
     return null;
   } finally {
@@ -83,15 +84,40 @@ function smallFileIdentity(guard: PathGuard, rp: ResolvedPath): FileIdentity | n
   }
 }
 
-/** The tag and SHA-256 of the file `rp` names: a small file read at once, a larger one streamed (constant memory). */
-export async function fileIdentity(guard: PathGuard, rp: ResolvedPath, signal?: AbortSignal): Promise<FileIdentity> {
+/** A file's SHA-256, with its tag unless it is binary (see fileIdentity's `textOnly`). */
+export interface HashIdentity {
+  readonly tag?: string | undefined;
+  readonly sha256: string;
+  readonly size: number;
+}
+
+/** The bytes the project's binary rule looks at: a NUL in a file's first 8 KiB makes it binary. */
+const BINARY_HEAD = 8192;
+
+/** True when `chunk`, read at offset `at` of a file, puts a NUL in the file's first 8 KiB. */
+function isBinaryHead(chunk: Uint8Array, at: number): boolean {
+  return at < BINARY_HEAD && chunk.subarray(0, BINARY_HEAD - at).includes(0);
+}
+
+function hashOnly(bytes: Uint8Array): HashIdentity {
+  return { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+}
+
+/**
+ * The tag and SHA-256 of the file `rp` names: a small file read at once, a larger one streamed
+ * (constant memory). With `textOnly`, a binary file (a NUL in its first 8 KiB) gets its SHA-256
+ * alone: its tag would cost a decode of every byte and serves no edit.
+ */
+export async function fileIdentity(guard: PathGuard, rp: ResolvedPath, signal?: AbortSignal): Promise<FileIdentity>;
+export async function fileIdentity(guard: PathGuard, rp: ResolvedPath, signal: AbortSignal | undefined, textOnly: true): Promise<HashIdentity>;
+export async function fileIdentity(guard: PathGuard, rp: ResolvedPath, signal?: AbortSignal, textOnly = false): Promise<FileIdentity | HashIdentity> {
   if (signal?.aborted) throw new HashlineError('aborted', 'aborted');
-  const small = smallFileIdentity(guard, rp);
+  const small = smallFileIdentity(guard, rp, textOnly);
   if (small !== null) return small;
   const vh = await openVerified(guard, rp, 'read');
   try {
     const hash = createHash('sha256');
-    const tagger = new ByteTagger();
+    let tagger: ByteTagger | undefined = new ByteTagger();
     // one buffer no larger than the file (plus one byte to see its end), up to IDENTITY_CHUNK
     const bufBytes = Math.min(IDENTITY_CHUNK, Math.max(vh.size + 1, CHUNK_BYTES));
     // the tagger may keep a partial line past a chunk: each read fills a buffer of its own
@@ -104,11 +130,13 @@ export async function fileIdentity(guard: PathGuard, rp: ResolvedPath, signal?: 
       size += bytesRead;
       const chunk = buf.subarray(0, bytesRead);
       hash.update(chunk);
-      tagger.push(chunk);
+      if (textOnly && tagger !== undefined && isBinaryHead(chunk, size - bytesRead)) tagger = undefined;
+      tagger?.push(chunk);
       // after a short read (the end, as a rule) a small buffer to see the end; else a full one
       buf = Buffer.allocUnsafe(bytesRead < buf.length ? Math.min(4096, bufBytes) : bufBytes);
     }
-    return { tag: tagger.end(), sha256: hash.digest('hex'), size };
+    const sha256 = hash.digest('hex');
+    return tagger === undefined ? { sha256, size } : { tag: tagger.end(), sha256, size };
   } finally {
     await vh.handle.close();
   }

@@ -1,5 +1,6 @@
-// file_hash: SHA-256 (and the 4-hex tag, from the same read) of up to 50 whole files, without
-// returning their contents: a file up to 1 MiB read at once, synchronously; a larger one streamed.
+// file_hash: SHA-256 (and the 4-hex tag, from the same read, of a file that is not binary) of up
+// to 50 whole files, without returning their contents: a file up to 1 MiB read at once,
+// synchronously; a larger one streamed.
 
 import { setImmediate } from 'node:timers/promises';
 import * as z from 'zod';
@@ -20,7 +21,7 @@ const Input = z.strictObject({
 const Entry = z.object({
   filePath: z.string(),
   sha256: z.string().optional(),
-  /** The 4-hex tag of the same bytes (fs_edit's file_hash), when the file still holds them. */
+  /** The 4-hex tag of the same bytes (fs_edit's file_hash); none for a binary file (a NUL in its first 8 KiB). */
   tag: z.string().optional(),
   size: z.number().optional(),
   error: FileError.optional(),
@@ -60,8 +61,8 @@ export const fileHashTool = defineTool({
       try {
         const rp = await engine.guard.resolve(p, 'read');
         // the SHA-256 and the tag from one read of the bytes
-        const { sha256, tag, size } = await fileIdentity(engine.guard, rp, call.signal);
-        files.push({ filePath: rp.display, sha256, size, tag });
+        const { sha256, tag, size } = await fileIdentity(engine.guard, rp, call.signal, true);
+        files.push({ filePath: rp.display, sha256, size, ...(tag === undefined ? {} : { tag }) });
       } catch (e) {
         const err = toHashlineError(e);
         if (err.code === 'aborted') throw err;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { computeTag } from '../../../src/core/text/tag.js';
 import { docText, parseDoc } from '../../../src/core/text/text-doc.js';
@@ -73,6 +73,29 @@ test('file_hash: the tag is that of the LF, BOM-less text, for a small file (rea
     assert.equal(out.structured.files[i]!.sha256, createHash('sha256').update(files[name]!).digest('hex'), name);
   }
   assert.equal(out.structured.files[names.length - 1]!.error?.code, 'not_regular_file');
+  await sb.cleanup();
+});
+
+test('file_hash: a binary file (a NUL in its first 8 KiB) gets its SHA-256 and no tag, read at once or streamed; a NUL later keeps the tag', async () => {
+  const random = randomBytes(3 * 1024 * 1024);
+  random[100] = 0;
+  const lateNul = Buffer.concat([Buffer.from('x\n'.repeat(5000)), Buffer.from([0]), Buffer.from('y\n')]);
+  const files: Record<string, Buffer> = {
+    'small.bin': Buffer.concat([Buffer.from('PNG'), Buffer.from([0, 1, 2, 0xff, 0x0d, 0x0a])]),
+    'big.bin': random, // over the size read at once: streamed
+    'late-nul.txt': lateNul, // the NUL past 8 KiB: text by the binary rule
+  };
+  const sb = await makeSandbox(files);
+  const engine = await engineFor(sb.root);
+  const out = await fileHashTool.run(engine, { filePaths: Object.keys(files) }, callContext());
+  const [small, big, late] = out.structured.files;
+  for (const [e, name] of [[small, 'small.bin'], [big, 'big.bin'], [late, 'late-nul.txt']] as const) {
+    assert.equal(e!.sha256, createHash('sha256').update(files[name]!).digest('hex'), name);
+    assert.equal(e!.size, files[name]!.length, name);
+  }
+  assert.equal(small!.tag, undefined);
+  assert.equal(big!.tag, undefined);
+  assert.equal(late!.tag, computeTag(docText(parseDoc(lateNul))));
   await sb.cleanup();
 });
 
