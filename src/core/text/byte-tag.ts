@@ -53,7 +53,10 @@ export function lastCut(chunk: Buffer): number {
   return cut;
 }
 
-/** The tag of bytes fed in order (`push` any number of chunks, then `end` once). */
+/**
+ * The tag of bytes fed in order (`push` any number of chunks, then `end` once). A chunk's buffer
+ * may be filled again once `push` returns: the tagger copies the part it keeps.
+ */
 export class ByteTagger {
   private readonly hasher = new Xxh32(0);
   private pending: Buffer[] = [];
@@ -71,7 +74,7 @@ export class ByteTagger {
       if (this.pending.length > 0) chunk = Buffer.concat([...this.pending, chunk]);
       this.pending = [];
       if (chunk.length < 3) {
-        if (chunk.length > 0) this.pending.push(chunk);
+        if (chunk.length > 0) this.pending.push(Buffer.from(chunk));
         return;
       }
       this.first = false;
@@ -79,12 +82,13 @@ export class ByteTagger {
     }
     const cut = lastCut(chunk);
     if (cut < 0) {
-      this.pending.push(chunk);
+      this.pending.push(Buffer.from(chunk));
       return;
     }
     this.pending.push(chunk.subarray(0, cut + 1));
     this.emit(this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending));
-    this.pending = cut + 1 < chunk.length ? [chunk.subarray(cut + 1)] : [];
+    // what is kept past this push is copied: the caller may read into the chunk's buffer again
+    this.pending = cut + 1 < chunk.length ? [Buffer.from(chunk.subarray(cut + 1))] : [];
   }
 
   /** The 4-hex tag of everything pushed. */

@@ -9,7 +9,7 @@ import { HashlineError } from '../../core/errors/errors.js';
 import type { Scope } from '../../core/config/path-policy.js';
 import { openVerified } from '../guard/open-verified.js';
 import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
-import { LineSplitter } from './line-reader.js';
+import { ByteTagger } from '../../core/text/byte-tag.js';
 
 const CHUNK = 1024 * 1024;
 
@@ -55,7 +55,8 @@ export async function readByteWindow(
   const vh = await openVerified(guard, rp, options.scope ?? 'read');
   try {
     const hash = createHash('sha256');
-    const lines = options.tag ? new LineSplitter(() => undefined, false) : undefined;
+    // the tag from the bytes, decoding only lines its normalization changes (core/text/byte-tag.ts)
+    const tagger = options.tag ? new ByteTagger() : undefined;
     // buffers no larger than the file (plus one byte to see its end), up to CHUNK
     const bufBytes = Math.min(CHUNK, Math.max(vh.size + 1, 4096));
     const buffers = [Buffer.allocUnsafe(bufBytes), Buffer.allocUnsafe(bufBytes)];
@@ -89,8 +90,7 @@ export async function readByteWindow(
       which ^= 1;
       pending = vh.handle.read(buffers[which]!, 0, bufBytes, size);
       hash.update(chunk);
-      // the splitter may keep a partial line past this chunk, whose buffer is read into again
-      lines?.push(Buffer.from(chunk));
+      tagger?.push(chunk);
       lastByte = chunk[bytesRead - 1]!;
       let pos = 0;
       while (pos < bytesRead) {
@@ -141,7 +141,7 @@ export async function readByteWindow(
       returned = lineCount(content) + (emptyFirst ? 1 : 0);
     }
     const hasMore = truncated || window.start + returned < totalLines;
-    return { sha256: hash.digest('hex'), ...(lines ? { tag: lines.end().tag } : {}), size, totalLines, content, returned, truncated, hasMore, binary, skipped };
+    return { sha256: hash.digest('hex'), ...(tagger ? { tag: tagger.end() } : {}), size, totalLines, content, returned, truncated, hasMore, binary, skipped };
   } finally {
     await vh.handle.close();
   }

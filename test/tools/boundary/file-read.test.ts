@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { computeTag } from '../../../src/core/text/tag.js';
+import { docText, parseDoc } from '../../../src/core/text/text-doc.js';
 import { fails, ok, sha256 } from '../../helpers/boundary.js';
 import { connectMcp, type McpSession } from '../../helpers/mcp-client.js';
 import { makeSandbox, type Sandbox } from '../../helpers/tmp-tree.js';
@@ -13,6 +15,7 @@ import { makeSandbox, type Sandbox } from '../../helpers/tmp-tree.js';
 type ReadEntry = {
   filePath: string;
   sha256?: string;
+  tag?: string;
   size?: number;
   content?: string;
   lossy?: boolean;
@@ -81,6 +84,23 @@ test('text windows are exact bytes, zero-based and end-exclusive; the default is
   assert.equal(noeol!.totalLines, 2);
   const hashed = await ok<{ files: Array<{ sha256: string }> }>(mcp, 'file_hash', { filePaths: ['crlf.txt'] });
   assert.equal(hashed.files[0]!.sha256, def!.sha256, 'the same hash file_hash gives');
+});
+
+test('a window of a file of many chunks: its tag is the whole text\'s, whatever the chunks cut (CRLF, trailing blanks, bytes not UTF-8)', async () => {
+  // lines of odd lengths so that chunk ends fall inside lines, inside CRLFs and inside blank runs
+  const parts: Buffer[] = [Buffer.from('\uFEFF')];
+  for (let i = 0; i < 120_000; i++) {
+    const body = `row ${i} ${'x'.repeat(i % 37)}`;
+    if (i % 5 === 0) parts.push(Buffer.from(`${body}  \r\n`));
+    else if (i % 7 === 0) parts.push(Buffer.concat([Buffer.from(body), Buffer.from([0x92]), Buffer.from('\t\n')]));
+    else parts.push(Buffer.from(`${body}\n`));
+  }
+  const bytes = Buffer.concat(parts);
+  assert.ok(bytes.length > 3 * 1024 * 1024);
+  await fsp.writeFile(path.join(sb.root, 'chunks.txt'), bytes);
+  const [r] = (await read([{ filePath: 'chunks.txt', lines: [119_990, 120_000] }])).files;
+  assert.equal(r!.sha256, sha256(bytes));
+  assert.equal(r!.tag, computeTag(docText(parseDoc(bytes))));
 });
 
 test('maxBytes cuts at the last whole line and says there is more', async () => {
