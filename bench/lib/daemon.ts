@@ -31,9 +31,9 @@ export function stopChild(child: ChildProcess, graceMs = 3000): Promise<void> {
   });
 }
 
-export async function startDaemon(repo: string, root: string, extraEnv: Record<string, string> = {}): Promise<Daemon> {
+export async function startDaemon(repo: string, root: string, extraEnv: Record<string, string> = {}, extraArgs: readonly string[] = []): Promise<Daemon> {
   const port = await freePort();
-  const child = spawn(process.execPath, [shippedBin(repo), 'serve', '--root', root, '--host', '127.0.0.1', '--port', String(port)], {
+  const child = spawn(process.execPath, [shippedBin(repo), 'serve', '--root', root, '--host', '127.0.0.1', '--port', String(port), ...extraArgs], {
     cwd: root,
     env: { ...process.env, HASHLINE_TOKEN: BENCH_TOKEN, ...extraEnv },
     stdio: ['ignore', 'ignore', 'pipe'],

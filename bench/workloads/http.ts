@@ -267,6 +267,40 @@ async function sameTree(a: string, b: string): Promise<string | null> {
   return null;
 }
 
+/** The same PUT into a daemon in `--durability fsync`, alternated with the durable floor (p50 of two rounds after one). */
+async function tarPutFsync(
+  ctx: BenchContext,
+  root: string,
+  archive: string,
+  files: ReadonlyArray<{ rel: string; data: Uint8Array }>,
+  run: (cmd: string, args: string[]) => Promise<void>,
+  fresh: (dir: string) => void,
+): Promise<{ hashline: number; floor: number }> {
+  const curl = findCurl()!;
+  const d = await startDaemon(ctx.opts.repo, root, {}, ['--durability', 'fsync']);
+  try {
+    const h = path.join(root, 'hf');
+    const f = path.join(root, 'ff');
+    const auth = Object.entries(d.headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
+    const s = await alternateWithFloor(
+      2,
+      async () => {
+        fresh(h);
+        return timeMs(() => run(curl, ['-s', '--fail', '-T', archive, ...auth, `${d.url}/v1/fs/tar?path=${encodeURIComponent(h)}`]));
+      },
+      async () => 0,
+      async () => {
+        fresh(f);
+        return treeWriteFloorMs(files.map((x) => ({ target: path.join(f, x.rel), data: x.data })), 'fsync');
+      },
+      1,
+    );
+    return { hashline: median(s.a), floor: median(s.f) };
+  } finally {
+    await d.stop();
+  }
+}
+
 async function tarPut(ctx: BenchContext, base: Omit<Row, 'status'>, n: number): Promise<Row> {
   const tar = ctx.anchors.tar;
   const curl = findCurl();
@@ -322,6 +356,7 @@ async function tarPut(ctx: BenchContext, base: Omit<Row, 'status'>, n: number): 
       },
       1,
     );
+    const durable = await tarPutFsync(ctx, root, archive, files, run, fresh);
     return finish({
       ...base,
       status: 'measured',
@@ -329,7 +364,8 @@ async function tarPut(ctx: BenchContext, base: Omit<Row, 'status'>, n: number): 
       anchor: median(s.b),
       samples: { hashline: s.a, anchor: s.b },
       floor: { name: 'the member writes in atomic mode: directories made, each file written to a temporary file and renamed (no flush: the default durability)', value: median(s.f), samples: s.f, goal: { kind: 'ratio', bound: 'max', value: 1.5, text: '≤ 1.5×' } },
-      note: `${files.length} files, archive ${(readFileSync(archive).length / MiB).toFixed(1)} MiB sent by curl -T; both sides extract into an empty directory; identical trees`,
+      note: `${files.length} files, archive ${(readFileSync(archive).length / MiB).toFixed(1)} MiB sent by curl -T; both sides extract into an empty directory; identical trees; fsync mode: ${durable.hashline.toFixed(0)} ms against its durable floor (the same writes, each file flushed before its rename and each directory after) ${durable.floor.toFixed(0)} ms (${(durable.hashline / durable.floor).toFixed(2)}x)`,
+      extra: { fsync: durable },
     });
   } finally {
     await d.stop();
