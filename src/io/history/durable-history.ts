@@ -12,7 +12,8 @@
 // stored (a SQLite store also commits what is queued before it reloads, and when the process exits).
 // A call that changed nothing (a read served over MCP) commits by `flushSoon()` instead, right
 // after its reply was handed to the transport, in the same turn of the event loop. When each
-// commit runs is history-commits.ts; how a path's window is loaded, history-window.ts.
+// commit runs is history-commits.ts; how a path's window is loaded, history-window.ts; how the windows
+// are kept in memory, path-windows.ts.
 // Texts are cached by SHA-256 (content never changes under a hash). When the database fails at run
 // time, the failure is reported once and the history goes on in memory for the rest of the process.
 
@@ -35,6 +36,7 @@ import { renamedFrom, type Retention } from './history-queries.js';
 import type { Runner } from './runner.js';
 import { HistoryCommits } from './history-commits.js';
 import { loadWindow, type StoredVersion, type Window } from './history-window.js';
+import { PathWindows } from './path-windows.js';
 import { TextCache } from './text-cache.js';
 
 export type { Runner } from './runner.js';
@@ -51,8 +53,6 @@ export interface DurableOptions {
 }
 
 const TEXT_CACHE_CHARS = 64 * 1024 * 1024;
-/** Paths remembered as in no window at most (a group of an archive's files is 2,000). */
-const MAX_ABSENT = 20_000;
 
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -71,9 +71,8 @@ export class DurableHistory implements HistoryStore {
   readonly limits: HistoryLimits;
   readonly query: HistoryQuery;
   private rootId: number | undefined;
-  private readonly windows = new Map<string, Window>();
-  /** Paths found in no window by `lookUp` at `lastStamp`, not written since (synchronous runner). */
-  private readonly absent = new Set<string>();
+  /** The windows of the paths touched, valid at `lastStamp` (synchronous runner). */
+  private readonly windows: PathWindows;
   private readonly texts = new TextCache(TEXT_CACHE_CHARS);
   private lastStamp = Number.NaN;
   private failure: string | undefined;
@@ -86,6 +85,7 @@ export class DurableHistory implements HistoryStore {
     private readonly options: DurableOptions,
   ) {
     this.limits = options.limits;
+    this.windows = new PathWindows(this.limits.maxPaths, () => this.failed);
     this.query = makeQuery(this, options.retention);
     this.commits = new HistoryCommits(runner, {
       root: () => (this.sync ? this.root() : this.rootId!),
@@ -146,23 +146,15 @@ export class DurableHistory implements HistoryStore {
     return this.failure !== undefined;
   }
 
-  private setWindow(path: string, w: Window): Window {
-    this.windows.delete(path);
-    this.windows.set(path, w);
-    // a window not asked for lately is dropped (loaded again when needed), except when nothing backs it
-    while (this.windows.size > this.limits.maxPaths && !this.failed) this.windows.delete(this.windows.keys().next().value as string);
-    return w;
-  }
-
   /** The window of `path`, reloaded first when the store changed (synchronous runner). */
   private window(path: string): Window {
     if (this.sync && !this.failed) {
       try {
         this.checkStamp();
         const w = this.windows.get(path);
-        if (w) return this.inWindow(w);
+        if (w) return w;
         // looked up with its group (load) and found in no window: what loadWindow below would find
-        if (this.absent.delete(path)) return this.setWindow(path, { versions: [], rank: this.limits.maxPaths });
+        if (this.windows.takeAbsent(path)) return this.windows.empty(path);
         const root = this.root();
         // Queued writes of other paths (but a rename) can only push this path down the window, so a load that
         // finds no visible version for it finds what a load after committing them would: the
@@ -174,19 +166,12 @@ export class DurableHistory implements HistoryStore {
           this.flushSync();
           loaded = this.runner.runSync!(() => loadWindow(root, path, this.limits, this.texts), false);
         }
-        return this.setWindow(path, loaded);
+        return this.windows.set(path, loaded);
       } catch (e) {
         this.fail(e);
       }
     }
-    const w = this.windows.get(path);
-    return w ? this.inWindow(w) : this.setWindow(path, { versions: [], rank: this.limits.maxPaths });
-  }
-
-  /** A cached path that other paths' uses pushed out of the window has no versions the tools see any more. */
-  private inWindow(w: Window): Window {
-    if (w.rank >= this.limits.maxPaths && w.versions.length > 0) w.versions = [];
-    return w;
+    return this.windows.get(path) ?? this.windows.empty(path);
   }
 
   /** Synchronous runner: another process committed since the windows were loaded: what this one queued goes first, then they are dropped. */
@@ -195,7 +180,6 @@ export class DurableHistory implements HistoryStore {
     if (stamp === this.lastStamp) return;
     this.flushSync();
     this.windows.clear();
-    this.absent.clear();
     this.lastStamp = stamp;
   }
 
@@ -208,12 +192,10 @@ export class DurableHistory implements HistoryStore {
     if (paths.length < 2) return;
     try {
       this.checkStamp();
-      const want = paths.filter((p) => !this.windows.has(p) && !this.absent.has(p) && !this.commits.pending.touches(p));
+      const want = paths.filter((p) => !this.windows.has(p) && !this.windows.isAbsent(p) && !this.commits.pending.touches(p));
       if (want.length < 2) return;
       const root = this.root();
-      const held = this.runner.runSync!(() => heldPaths(root, want), false);
-      if (this.absent.size + want.length > MAX_ABSENT) this.absent.clear();
-      for (const p of want) if (!held.has(p)) this.absent.add(p);
+      this.windows.markAbsent(want, this.runner.runSync!(() => heldPaths(root, want), false));
     } catch (e) {
       this.fail(e);
     }
@@ -236,7 +218,7 @@ export class DurableHistory implements HistoryStore {
         for (const p of paths) out.push([p, held.has(p) ? yield* loadWindow(root, p, limits, texts) : { versions: [], rank: limits.maxPaths }]);
         return out;
       }, false);
-      for (const [p, w] of loaded) this.setWindow(p, w);
+      for (const [p, w] of loaded) this.windows.set(p, w);
     } catch (e) {
       this.fail(e);
     }
@@ -244,9 +226,7 @@ export class DurableHistory implements HistoryStore {
 
   /** Queues a write (history-commits.ts: the writes of one tool call commit together). */
   private write(paths: readonly string[], op: (root: number) => Op<unknown>, record?: RecordFields): void {
-    // a rename may pull any path up the window
-    if (paths.length > 1) this.absent.clear();
-    else this.absent.delete(paths[0]!);
+    this.windows.written(paths);
     this.commits.queue(paths, op, record);
   }
 
@@ -262,14 +242,6 @@ export class DurableHistory implements HistoryStore {
 
   flush(): Promise<void> {
     return this.commits.flush();
-  }
-
-  /** `path` became the most recently used path: the cached paths that were more recent move down one. */
-  private used(path: string, w: Window): void {
-    const was = w.rank;
-    if (was === 0) return;
-    for (const [p, other] of this.windows) if (p !== path && other.rank < was) other.rank++;
-    w.rank = 0;
   }
 
   record(path: string, text: string, options: RecordOptions = {}): string | null {
@@ -291,7 +263,7 @@ export class DurableHistory implements HistoryStore {
     const touch = w.rank > 0;
     if (found && kind === 'seen') {
       if (touch) this.write([path], (root) => touchOp(root, path));
-      this.used(path, w);
+      this.windows.used(path, w);
       return found.tag;
     }
     const tag = found?.tag ?? options.tag ?? tagOfText(text, bytes);
@@ -300,7 +272,7 @@ export class DurableHistory implements HistoryStore {
     this.texts.set(sha256, text);
     const fields: RecordFields = { path, sha256, tag, kind: 'text', data, op: kind, origin: options.origin, time: Date.now(), limits: this.limits, touch };
     this.write([path], (root) => recordVersion(root, fields), fields);
-    this.used(path, w);
+    this.windows.used(path, w);
     if (!found) {
       w.versions.push({ sha256, tag, text, seen: new Set() });
       while (w.versions.length > this.limits.maxVersionsPerPath) w.versions.shift();
@@ -363,15 +335,15 @@ export class DurableHistory implements HistoryStore {
     if (i < 0 || i === vs.length - 1) return;
     const [v] = vs.splice(i, 1);
     vs.push(v!);
-    this.used(path, this.window(path));
+    this.windows.used(path, this.window(path));
     if (this.sync) this.write([path], (root) => anchorVersion(root, path, v!.sha256));
   }
 
   rename(from: string, to: string, options: { origin?: HistoryOrigin | undefined } = {}): void {
     const w = this.window(from);
     this.windows.delete(from);
-    this.setWindow(to, w);
-    this.used(to, w);
+    this.windows.set(to, w);
+    this.windows.used(to, w);
     const time = Date.now();
     this.write([from, to], (root) => renamePath(root, from, to, options.origin, time));
   }

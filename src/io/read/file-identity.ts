@@ -4,13 +4,13 @@
 // that switches family never needs an extra hashing call (tools/file-identity-fields.ts).
 
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readlinkSync } from 'node:fs';
 import { ByteTagger, tagOfFileBytes } from '../../core/text/byte-tag.js';
 import { HashlineError } from '../../core/errors/errors.js';
 import { isOpenedPath, openVerified } from '../guard/open-verified.js';
 import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
 import { CHUNK_BYTES } from './line-reader.js';
-import { OPEN_NO_FOLLOW } from './read-verified-sync.js';
+import { OPEN_NO_FOLLOW, readToEndSync } from './read-verified-sync.js';
 
 /** The largest read of one file (a file this size or smaller is read at once). */
 const IDENTITY_CHUNK = 1024 * 1024;
@@ -43,18 +43,7 @@ let scratch = Buffer.alloc(0);
 function readToEnd(fd: number, size: number): Buffer {
   // one byte more than the size: fewer read means the end was seen
   if (scratch.length < size + 1) scratch = Buffer.allocUnsafe(Math.min(SYNC_BYTES, Math.max(size + 1, 2 * scratch.length, 64 * 1024)) + 1);
-  let buf = scratch;
-  let got = 0;
-  for (;;) {
-    if (got === buf.length) {
-      const bigger = Buffer.allocUnsafe(buf.length * 2);
-      buf.copy(bigger, 0, 0, got);
-      buf = bigger;
-    }
-    const n = readSync(fd, buf, got, buf.length - got, got);
-    if (n === 0) return buf.subarray(0, got);
-    got += n;
-  }
+  return readToEndSync(fd, scratch);
 }
 
 /**

@@ -4,12 +4,13 @@
 // with synchronous calls, which for small files cost a fraction of a thread-pool round trip. The
 // caller yields between files; files above SYNC_READ_LIMIT go through the asynchronous path.
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, type BigIntStats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, type BigIntStats } from 'node:fs';
 import { HashlineError } from '../../core/errors/errors.js';
 import { linkSwapped } from '../../core/messages/guard.js';
 import type { Scope } from '../../core/config/path-policy.js';
 import { isOpenedPath, openError, openVerified } from '../guard/open-verified.js';
 import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
+import { readToEndSync } from './read-verified-sync.js';
 import { MAX_WHOLE_FILE_BYTES } from './text-file.js';
 
 /** Files up to this size are read with synchronous calls. */
@@ -75,20 +76,9 @@ function readSmall(guard: PathGuard, rp: ResolvedPath, scope: Scope): ReadBytes 
     }
     if (st.size > BigInt(SYNC_READ_LIMIT)) return 'large';
     // read until EOF: the file may have grown since fstat
-    let buf = Buffer.allocUnsafe(Math.max(Number(st.size), 4096));
-    let len = 0;
-    for (;;) {
-      if (len === buf.length) {
-        const next = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(next, 0, 0, len);
-        buf = next;
-      }
-      const n = readSync(fd, buf, len, buf.length - len, len);
-      if (n === 0) break;
-      len += n;
-      if (len > MAX_WHOLE_FILE_BYTES) throw tooLarge(rp, len);
-    }
-    return { bytes: buf.subarray(0, len), mode: Number(st.mode), stamp: stampOf(st) };
+    const bytes = readToEndSync(fd, Buffer.allocUnsafe(Math.max(Number(st.size), 4096)), MAX_WHOLE_FILE_BYTES);
+    if (bytes.length > MAX_WHOLE_FILE_BYTES) throw tooLarge(rp, bytes.length);
+    return { bytes, mode: Number(st.mode), stamp: stampOf(st) };
   } finally {
     closeSync(fd);
   }

@@ -39,6 +39,26 @@ export function readFdSync(fd: number, size: number, scratch?: Buffer): Buffer {
   return got === size ? bytes : bytes.subarray(0, got);
 }
 
+/**
+ * Reads `fd` from its start to its end into `buf` (a file grown since its fstat is read on: the
+ * buffer is doubled when full), stopping once more than `max` bytes are in; the result is a view
+ * of `buf` or of the larger buffer that replaced it.
+ */
+export function readToEndSync(fd: number, buf: Buffer, max = Number.POSITIVE_INFINITY): Buffer {
+  let got = 0;
+  for (;;) {
+    if (got === buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, 4096));
+      buf.copy(bigger, 0, 0, got);
+      buf = bigger;
+    }
+    const n = readSync(fd, buf, got, buf.length - got, got);
+    if (n === 0) return buf.subarray(0, got);
+    got += n;
+    if (got > max) return buf.subarray(0, got);
+  }
+}
+
 export function statKey(st: { size: number; mtimeMs: number; ino: number; dev: number }): string {
   return `${st.size}:${st.mtimeMs}:${st.ino}:${st.dev}`;
 }
