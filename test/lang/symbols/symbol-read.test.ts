@@ -37,16 +37,31 @@ async function turnsUntil(done: () => boolean, max = 10_000): Promise<void> {
 }
 
 test('a symbol read right after an edit of that function parses the function alone, and replies as a read of the whole tree', async () => {
-  const { engine } = await setup({ 'a.ts': file() });
-  const first = await read(engine, 'two');
-  // the region re-parse's facts about the first tree are gathered after the read's turn
-  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
-  const warmed = warmStats.parsed;
-  const parses = parseStats.parsed;
-  const { answered, fragments } = regionStats;
-  const edited = await edit(engine, first.structured.results![0]!.file_hash, 'replace 7:\n+  if (x > 2) { return `${x}}`; }\n+  return x * 30; // }');
-  // no turn of the event loop between the edit's reply and the read: the background parse has not run
-  const fast = await read(engine, 'two');
+  // No turn of the event loop between the edit's reply and the read, but the read's own file
+  // calls go through the thread pool, where the background parse (started on the first of them)
+  // may finish first on a loaded machine: such a try is run again on a fresh tree. A read that
+  // waited for the background parse would finish after it on every try, and fail the last.
+  const TRIES = 4;
+  for (let attempt = 1; ; attempt++) {
+    const { engine } = await setup({ 'a.ts': file() });
+    const first = await read(engine, 'two');
+    // the region re-parse's facts about the first tree are gathered after the read's turn
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    const warmed = warmStats.parsed;
+    const parses = parseStats.parsed;
+    const { answered, fragments } = regionStats;
+    const edited = await edit(engine, first.structured.results![0]!.file_hash, 'replace 7:\n+  if (x > 2) { return `${x}}`; }\n+  return x * 30; // }');
+    const fast = await read(engine, 'two');
+    if (warmStats.parsed !== warmed && attempt < TRIES) continue;
+    await checkFastRead(engine, { warmed, parses, answered, fragments, edited, fast });
+    return;
+  }
+});
+
+async function checkFastRead(
+  engine: Engine,
+  { warmed, parses, answered, fragments, edited, fast }: { warmed: number; parses: number; answered: number; fragments: number; edited: { file_hash: string }; fast: Awaited<ReturnType<typeof read>> },
+): Promise<void> {
   assert.equal(parseStats.parsed, parses, 'the read parsed the whole text');
   assert.equal(warmStats.parsed, warmed, 'the read waited for the background parse');
   assert.equal(regionStats.fragments, fragments + 1);
@@ -63,7 +78,7 @@ test('a symbol read right after an edit of that function parses the function alo
   // a function after the edited one, read from the whole tree, sits one line lower
   const after = await read(engine, 'f0');
   assert.match(after.structured.results![0]!.content, /\n10\| export function f0\(/);
-});
+}
 
 test('an edit across two functions is not served by the region re-parse: the read waits for the whole tree', async () => {
   const { engine } = await setup({ 'a.ts': file() });
