@@ -63,7 +63,7 @@ export const fsOutlineTool = defineTool({
   guide: [
     'Lists the definitions in files or directory trees (functions, classes, methods, types, top-level constants...) as `kind name START-END` lines, indented by nesting, under each file\'s ¶path#TAG header. Pick a symbol, then fs_read it (`symbol`, or `line_range` "START-END").',
     'Example: {"targets": [{"path": "src/server.ts"}, {"path": "src/lib"}]} → `¶src/server.ts#1A2B` / `class Server 12-80` / `  method start 20-41`',
-    'Capped at `max_results` symbols with a note saying what was left out; outline a narrower path next. A missing or refused path, or a file without a grammar, is a warning for that target: fix the path and retry.',
+    'Capped at `max_results` symbols with a note saying what was left out; outline a narrower path next. A missing or refused path, or a file without a grammar, is a warning for that target: fix the path and retry. When every target is a warning, the reply is an error (isError).',
   ].join('\n'),
   input: Input,
   output: Output,
@@ -139,6 +139,8 @@ export const fsOutlineTool = defineTool({
     }
     if (capped && notes.length === 0) notes.push(outlineCapped(max, results.filter((r) => r.header !== '').length, 0));
     const text = [...results.map(render), ...notes].join('\n\n');
-    return { structured: { results, capped, ...(notes.length ? { notes } : {}) }, text };
+    // as fs_read: a call that outlined nothing (every target a warning) is an error for the client
+    const nothing = results.length > 0 && results.every((r) => r.header === '');
+    return { structured: { results, capped, ...(notes.length ? { notes } : {}) }, text, ...(nothing ? { isError: true } : {}) };
   },
 });

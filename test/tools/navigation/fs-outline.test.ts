@@ -76,7 +76,11 @@ test('the cap stops the outline with a note; warnings for no grammar and a missi
   assert.equal(out.results.flatMap((x) => x.symbols).length, 3);
   assert.match(out.notes[0]!, /^\[Outline stopped at max_results \(3\) symbols after 1 file; 1 more file not outlined/);
   const w = await mcp.call('fs_outline', { targets: [{ path: 'src/notes.txt' }, { path: 'gone.ts' }] });
-  assert.equal(w.isError, undefined);
+  // nothing outlined: an error for the client, as fs_read's; one good target beside them is not
+  assert.equal(w.isError, true);
   assert.match(textOf(w), /^\[warning\] src\/notes\.txt: no tree-sitter grammar available/);
   assert.match(textOf(w), /\[warning\] gone\.ts: `gone\.ts` does not exist/);
+  const mixed = await mcp.call('fs_outline', { targets: [{ path: 'gone.ts' }, { path: 'src/server.ts' }] });
+  assert.equal(mixed.isError, undefined, textOf(mixed));
+  assert.match(textOf(mixed), /^\[warning\] gone\.ts: `gone\.ts` does not exist\n\n¶src\/server\.ts#/);
 });
