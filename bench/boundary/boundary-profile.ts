@@ -36,7 +36,7 @@ try {
   if (KIND === 'hash-big') for (let i = 0; i < 20; i++) writeFileSync(at(`h${i}.bin`), Buffer.alloc(1024 * 1024, 'x'));
   for (let i = 0; i < 50; i++) writeFileSync(at(`s${i}.txt`), linesText(40).slice(0, 1024));
   const prof = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])] : [];
-  const side = await connectStdio(process.execPath, [...prof, ...(process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : []), hashlineCli(REPO), 'mcp', '--root', root], root);
+  const side = await connectStdio(process.execPath, [...prof, hashlineCli(REPO), 'mcp', '--root', root], root);
   const st: Record<string, string> = {};
   const call = async (i: number): Promise<CallToolResult> => {
     switch (KIND) {
@@ -94,7 +94,6 @@ try {
   }
   const cpu = (processCpuMs(side.pid()) - cpu0) / CALLS;
   await side.close();
-  if (process.env.TIMES) console.log(times.map((t) => t.toFixed(2)).join(" "));
   console.log(JSON.stringify({ kind: KIND, calls: CALLS, warm: WARM, p50ms: +median(times).toFixed(3), serverCpuMsPerCall: +cpu.toFixed(3) }));
 } finally {
   rmSync(root, { recursive: true, force: true });
