@@ -143,7 +143,8 @@ export async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise
   let existing = path.dirname(rp.real);
   for (; existing !== '/'; existing = path.dirname(existing)) {
     try {
-      const st = await fsp.lstat(existing);
+      // (one metadata call: synchronous, without a thread-pool round trip)
+      const st = lstatSync(existing);
       if (!st.isDirectory()) {
         throw new HashlineError('not_a_directory', `\`${guard.display(existing)}\` is not a directory`);
       }
