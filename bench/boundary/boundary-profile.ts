@@ -3,7 +3,8 @@
 // create/replace, file_patch aider block on .txt/.ts, file_hash, file_read window, file_rename);
 // prints the p50 and the server's CPU ms per call (all threads, from /proc). With --cpu-prof DIR
 // the server runs under `node --cpu-prof` (read the profile with bench/lib/profile-top.mjs).
-// Run: npx tsx bench/boundary/boundary-profile.ts KIND [calls] [--cpu-prof DIR]
+// Run: npx tsx bench/boundary/boundary-profile.ts KIND [calls] [--cpu-prof DIR] [--warm N]
+//   (--warm: untimed calls first, 20 by default; the bench rows make 1, so --warm 1 shows a fresh server)
 //   KIND: create | replace | patch-txt | patch-ts | hash (50 x 1 KiB) | hash-big (20 x 1 MiB) | read | rename | fs-write, fs-read
 //   (the hashline family's fs_write and whole fs_read of a 2,000-line file)
 
@@ -18,9 +19,10 @@ import { linesText, textLine } from '../lib/fixtures.js';
 import { connectStdio, hashlineCli } from '../lib/mcp.js';
 import { median, timeMs } from '../lib/stats.js';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'cpu-prof': { type: 'string' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'cpu-prof': { type: 'string' }, warm: { type: 'string' } } });
 const KIND = positionals[0] ?? 'patch-txt';
 const CALLS = Number(positionals[1] ?? 300);
+const WARM = Number(values.warm ?? 20);
 const REPO = path.resolve(import.meta.dirname, '../..');
 const sha = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
 
@@ -82,17 +84,17 @@ try {
   };
   const times: number[] = [];
   let cpu0 = 0;
-  for (let i = 0; i < CALLS + 20; i++) {
-    if (i === 20) cpu0 = processCpuMs(side.pid());
+  for (let i = 0; i < CALLS + WARM; i++) {
+    if (i === WARM) cpu0 = processCpuMs(side.pid());
     const ms = await timeMs(async () => {
       const r = await call(i);
       if (r.isError || (r.structuredContent as { ok?: boolean } | undefined)?.ok === false) throw new Error(JSON.stringify(r.content).slice(0, 400));
     });
-    if (i >= 20) times.push(ms);
+    if (i >= WARM) times.push(ms);
   }
   const cpu = (processCpuMs(side.pid()) - cpu0) / CALLS;
   await side.close();
-  console.log(JSON.stringify({ kind: KIND, calls: CALLS, p50ms: +median(times).toFixed(3), serverCpuMsPerCall: +cpu.toFixed(3) }));
+  console.log(JSON.stringify({ kind: KIND, calls: CALLS, warm: WARM, p50ms: +median(times).toFixed(3), serverCpuMsPerCall: +cpu.toFixed(3) }));
 } finally {
   rmSync(root, { recursive: true, force: true });
   rmSync(state, { recursive: true, force: true });

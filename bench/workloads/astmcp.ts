@@ -23,7 +23,7 @@ import { connectHashline, connectStdio, envelopeData, type McpSide } from '../li
 import { median } from '../lib/stats.js';
 import { failed, finish, type Row, type Workload } from '../lib/types.js';
 
-const ASTMCP_TOML = `version = 2
+export const ASTMCP_TOML = `version = 2
 
 [workspace]
 roots = ["."]

@@ -28,6 +28,7 @@ import { errnoText, HashlineError, errnoDetails } from '../core/errors/errors.js
 import { linkSwapped } from '../core/messages/guard.js';
 import { tempName } from '../core/own-names.js';
 import { selfIdentity } from './locks/lock-owner.js';
+import { dropOldBytes, freeOldBytes, linkOldBytes } from './old-bytes-link.js';
 import type { PathGuard, ResolvedPath } from './guard/path-guard.js';
 
 export interface AtomicWriteOptions {
@@ -54,6 +55,12 @@ export interface AtomicWriteOptions {
    * held open by it: used as is, neither opened nor closed here (`createParents` is then ignored).
    */
   parent?: AnchoredDir;
+  /**
+   * Given: a file replaced keeps its old bytes under a hidden link across the rename, freed in the
+   * thread pool (io/old-bytes-link.ts); the free's promise is pushed here, for the caller to await
+   * before it replies.
+   */
+  frees?: Promise<void>[];
 }
 
 export interface AtomicWriteResult {
@@ -143,7 +150,8 @@ export async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise
   let existing = path.dirname(rp.real);
   for (; existing !== '/'; existing = path.dirname(existing)) {
     try {
-      const st = await fsp.lstat(existing);
+      // (one metadata call: synchronous, without a thread-pool round trip)
+      const st = lstatSync(existing);
       if (!st.isDirectory()) {
         throw new HashlineError('not_a_directory', `\`${guard.display(existing)}\` is not a directory`);
       }
@@ -281,7 +289,14 @@ export async function writeAtomic(
         }
         unlinkSync(tempPath!);
       } else {
-        renameSync(tempPath!, targetPath);
+        const old = options.frees !== undefined && existing !== null ? linkOldBytes(anchored!.prefix, dir, name, targetPath) : undefined;
+        try {
+          renameSync(tempPath!, targetPath);
+        } catch (e) {
+          if (old !== undefined) dropOldBytes(old);
+          throw e;
+        }
+        if (old !== undefined) options.frees!.push(freeOldBytes(old));
       }
       renamed = true;
       // best effort: some file systems refuse fsync on directories

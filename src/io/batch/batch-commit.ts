@@ -10,8 +10,9 @@
 //    just had that look: its preflight's; the write still proves the identity (its backup link);
 // 5. on a failure or cancellation the applied changes are undone in reverse; an undo that fails
 //    makes the error `rollback_incomplete` with a code per affected path (from the code table);
-// 6. on success the backups are dropped; once the locks are released, the parents deleted files
-//    left empty are removed.
+// 6. on success the backups are dropped (a replaced file's, when the caller asks, in the thread pool
+//    while it goes on: `frees`); once the locks are released, the parents deleted files left empty
+//    are removed.
 
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
@@ -44,6 +45,12 @@ export interface BatchOptions {
   beforeApply?: ((index: number) => Promise<void> | void) | undefined;
   /** The caller already holds the locks of every path (engine.locks.withLocks), e.g. to read and compute under them. */
   locksHeld?: boolean;
+  /**
+   * Given: the backups of replaced files are removed in the thread pool, each removal's promise
+   * pushed here, while the caller goes on (its history, its reply); it awaits them before it
+   * replies, so no backup outlives the call. Removed files' backups are removed before the batch returns.
+   */
+  frees?: Promise<void>[];
 }
 
 
@@ -207,7 +214,10 @@ export async function commitBatch(
       }
       throw naming(cause, filePath, { rolledBack: true, restored });
     }
-    for (const u of undos) await u.discard();
+    for (const [i, u] of undos.entries()) {
+      if (options.frees !== undefined && changes[i]!.kind === 'write') options.frees.push(u.discard(true));
+      else await u.discard();
+    }
     return outcomes;
   });
   // after the locks are let go: a lock file lives beside its file (io/locks/lock-place.ts), so the

@@ -9,13 +9,14 @@
 
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { promises as fsp, readFileSync } from 'node:fs';
+import { closeSync, lstatSync, readFileSync } from 'node:fs';
 import { HashlineError, toHashlineError } from '../../core/errors/errors.js';
 import { staleHidden } from '../../core/messages/write.js';
-import { openVerified, type VerifiedHandle } from '../guard/open-verified.js';
+import { openVerified, openVerifiedSync, type VerifiedFd, type VerifiedHandle } from '../guard/open-verified.js';
 import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
 import { readAdmitted } from '../guard/read-admission.js';
 import { sha256OfHandle } from '../read/sha256-file.js';
+import { readToEndSync } from '../read/read-verified-sync.js';
 
 export interface PresentState {
   exists: true;
@@ -32,7 +33,7 @@ export interface PresentState {
 }
 export type FileState = { exists: false } | PresentState;
 
-function stateOf(vh: VerifiedHandle, sha256: string, size: number, bytes?: Uint8Array): PresentState {
+function stateOf(vh: VerifiedHandle | VerifiedFd, sha256: string, size: number, bytes?: Uint8Array): PresentState {
   return { exists: true, sha256, size, mode: vh.mode, uid: vh.uid, gid: vh.gid, dev: vh.dev, ino: vh.ino, ...(bytes ? { bytes } : {}) };
 }
 
@@ -68,8 +69,40 @@ async function hashOpen(vh: VerifiedHandle, keepUpTo: number, signal?: AbortSign
   return stateOf(vh, sha256, size);
 }
 
+/** hashOpen of a file up to READ_SYNC_MAX opened by openVerifiedSync, in one synchronous read. */
+function hashSmall(vf: VerifiedFd, keepUpTo: number, known?: KnownBytes): PresentState {
+  const bytes = readToEndSync(vf.fd, Buffer.allocUnsafe(vf.size));
+  if (known !== undefined && vf.size === known.bytes.length) {
+    const sha256 = equalBytes(bytes, known.bytes) ? known.sha256 : createHash('sha256').update(bytes).digest('hex');
+    return stateOf(vf, sha256, bytes.length, bytes);
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return bytes.length <= keepUpTo ? stateOf(vf, sha256, bytes.length, bytes) : stateOf(vf, sha256, bytes.length);
+}
+
+/**
+ * The file at `rp` as it is now, when it is missing or at most READ_SYNC_MAX bytes: opened, checked
+ * and read in synchronous calls (no thread-pool round trip each); undefined for a larger file.
+ */
+function readSmallState(guard: PathGuard, rp: ResolvedPath, keepUpTo: number, known?: KnownBytes): FileState | undefined {
+  let vf: VerifiedFd;
+  try {
+    vf = openVerifiedSync(guard, rp, 'write');
+  } catch (e) {
+    if (toHashlineError(e).code === 'not_found') return { exists: false };
+    throw e;
+  }
+  try {
+    return vf.size <= READ_SYNC_MAX ? hashSmall(vf, keepUpTo, known) : undefined;
+  } finally {
+    closeSync(vf.fd);
+  }
+}
+
 /** The file at `rp` as it is now (a verified open: no final link, a regular file, inside the policy). */
 export async function readState(guard: PathGuard, rp: ResolvedPath, keepUpTo = -1, signal?: AbortSignal, known?: KnownBytes): Promise<FileState> {
+  const small = readSmallState(guard, rp, keepUpTo, known);
+  if (small !== undefined) return small;
   let vh: VerifiedHandle;
   try {
     vh = await openVerified(guard, rp, 'write');
@@ -88,7 +121,8 @@ export async function readState(guard: PathGuard, rp: ResolvedPath, keepUpTo = -
 export async function occupied(rp: ResolvedPath): Promise<boolean> {
   for (const p of new Set([rp.lexical, rp.real])) {
     try {
-      await fsp.lstat(p);
+      // (one metadata call: synchronous, without a thread-pool round trip)
+      lstatSync(p);
       return true;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;

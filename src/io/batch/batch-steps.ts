@@ -25,8 +25,11 @@ export interface Undo {
   /** The real path of the backup that holds the file's previous bytes until the batch ends (none for renames and mode changes). */
   kept?: string;
   run(): Promise<void>;
-  /** Called after the whole batch succeeded. */
-  discard(): Promise<void>;
+  /**
+   * Called after the whole batch succeeded. `background`: a replaced file's backup is removed in the
+   * thread pool, the promise settling when it is gone (the caller does its own work meanwhile).
+   */
+  discard(background?: boolean): Promise<void>;
 }
 
 export interface Applied {
@@ -112,10 +115,12 @@ async function applyWrite(guard: PathGuard, c: Extract<FileChange, { kind: 'writ
         for (const d of [...made].reverse()) await fsp.rmdir(d).catch(() => undefined);
       },
       // the backup holds the old bytes' last link: freeing a small file's blocks takes the file system
-      // less than a thread-pool round trip; a large one's is left to the pool, off the event loop
-      discard: async () => {
+      // less than a thread-pool round trip, unless the caller has work to do meanwhile (`background`:
+      // the blocks may still be under the write-back of the previous write, which the free waits
+      // for); a large one's is left to the pool, off the event loop
+      discard: async (background = false) => {
         if (backup === undefined) return;
-        if (state.exists && state.size <= SYNC_FREE_MAX) unlinkQuietly(backup);
+        if (!background && state.exists && state.size <= SYNC_FREE_MAX) unlinkQuietly(backup);
         else await fsp.unlink(backup).catch(() => undefined);
       },
     },

@@ -2,7 +2,7 @@
 // component is opened without following links, the descriptor must be a regular file (or a
 // directory when asked), and on Linux its real path (via /proc/self/fd) must be the resolved path.
 
-import { constants, promises as fsp } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, promises as fsp, readlinkSync, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { errnoText, HashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { linkSwapped } from '../../core/messages/guard.js';
@@ -44,6 +44,22 @@ export function openError(rp: ResolvedPath, e: unknown): HashlineError {
   return new HashlineError('io_error', `cannot open \`${rp.display}\`: ${errnoText(e)}`, { details: errnoDetails(e), cause: e });
 }
 
+/** What a verified descriptor is: its type is checked, its real path is the resolved one. */
+function checkOpened(guard: PathGuard, rp: ResolvedPath, scope: Scope, kind: 'file' | 'dir', st: Stats, actual: string | null): void {
+  if (kind === 'file' && st.isDirectory()) {
+    throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`, { details: { path: rp.display } });
+  }
+  if (kind === 'dir' && !st.isDirectory()) {
+    throw new HashlineError('not_a_directory', `\`${rp.display}\` is not a directory`, { details: { path: rp.display } });
+  }
+  if (kind === 'file' && !st.isFile()) {
+    throw new HashlineError('not_regular_file', `\`${rp.display}\` is not a regular file`, { details: { path: rp.display } });
+  }
+  if (actual !== null && (!isOpenedPath(actual, rp.real) || !guard.admitsReal(rp.real, scope))) {
+    throw new HashlineError('link_swapped', linkSwapped(rp.display), { details: { path: rp.display, opened: actual } });
+  }
+}
+
 export interface VerifiedHandle {
   handle: FileHandle;
   size: number;
@@ -72,19 +88,7 @@ export async function openVerified(
   }
   try {
     const st = await handle.stat();
-    if (kind === 'file' && st.isDirectory()) {
-      throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`, { details: { path: rp.display } });
-    }
-    if (kind === 'dir' && !st.isDirectory()) {
-      throw new HashlineError('not_a_directory', `\`${rp.display}\` is not a directory`, { details: { path: rp.display } });
-    }
-    if (kind === 'file' && !st.isFile()) {
-      throw new HashlineError('not_regular_file', `\`${rp.display}\` is not a regular file`, { details: { path: rp.display } });
-    }
-    const actual = await descriptorPath(handle.fd);
-    if (actual !== null && (!isOpenedPath(actual, rp.real) || !guard.admitsReal(rp.real, scope))) {
-      throw new HashlineError('link_swapped', linkSwapped(rp.display), { details: { path: rp.display, opened: actual } });
-    }
+    checkOpened(guard, rp, scope, kind, st, await descriptorPath(handle.fd));
     return { handle, size: st.size, mode: st.mode, uid: st.uid, gid: st.gid, ino: st.ino, dev: st.dev };
   } catch (e) {
     await handle.close().catch(() => undefined);
@@ -100,5 +104,46 @@ export async function readVerified(guard: PathGuard, rp: ResolvedPath, scope: Sc
     return { bytes, mode: vh.mode };
   } finally {
     await vh.handle.close();
+  }
+}
+
+/** A descriptor openVerifiedSync checked, with what its fstat gave. */
+export interface VerifiedFd {
+  fd: number;
+  size: number;
+  mode: number;
+  uid: number;
+  gid: number;
+  ino: number;
+  dev: number;
+}
+
+/**
+ * openVerified of a file in synchronous calls (open, fstat, readlink: metadata of microseconds,
+ * without a thread-pool round trip each), the same checks and errors; the caller closes `fd`
+ * (closeSync). For a small file's whole read, which the caller then makes synchronously too.
+ */
+export function openVerifiedSync(guard: PathGuard, rp: ResolvedPath, scope: Scope): VerifiedFd {
+  let fd: number;
+  try {
+    fd = openSync(rp.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (e) {
+    throw openError(rp, e);
+  }
+  try {
+    const st = fstatSync(fd);
+    let actual: string | null = null;
+    if (HAS_PROC_FD) {
+      try {
+        actual = readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        // as descriptorPath: the platform cannot tell
+      }
+    }
+    checkOpened(guard, rp, scope, 'file', st, actual);
+    return { fd, size: st.size, mode: st.mode, uid: st.uid, gid: st.gid, ino: st.ino, dev: st.dev };
+  } catch (e) {
+    closeSync(fd);
+    throw e;
   }
 }

@@ -8,7 +8,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { HashlineError } from '../../core/errors/errors.js';
 import { lastCut } from '../../core/text/byte-tag.js';
-import { formatTag, normalizeForTag } from '../../core/text/tag.js';
+import { blankEndsLine, formatTag, normalizeForTag } from '../../core/text/tag.js';
 import { decodeBytes, encodeText } from '../../core/text/text-codec.js';
 import type { LineEnding } from '../../core/text/text-doc.js';
 import { Xxh32 } from '../../core/text/xxhash32.js';
@@ -47,7 +47,7 @@ const TERMINATOR = /\r\n|\n|\r/g;
 /** A blank or tab before a newline or at the end: the tag's normalization has work to do. */
 function hasTrailingBlank(lf: string): boolean {
   const last = lf.charCodeAt(lf.length - 1);
-  return lf.includes(' \n') || lf.includes('\t\n') || last === 0x20 || last === 0x09;
+  return last === 0x20 || last === 0x09 || blankEndsLine(lf);
 }
 
 /** Feeds chunks in order; calls `onLine(n, content)` for each complete line. */

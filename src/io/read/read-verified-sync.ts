@@ -8,8 +8,8 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlin
 import { errnoText, HashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { linkSwapped } from '../../core/messages/guard.js';
 import type { Scope } from '../../core/config/path-policy.js';
-import { isOpenedPath } from '../guard/open-verified.js';
-import type { PathGuard } from '../guard/path-guard.js';
+import { isOpenedPath, openVerifiedSync } from '../guard/open-verified.js';
+import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
 
 const HAS_PROC_FD = process.platform === 'linux';
 
@@ -145,5 +145,19 @@ export function quietReadSync(real: string, maxBytes: number, accept?: (fd: numb
     return null;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * guard/open-verified.ts `readVerified` in synchronous calls, for a file of at most `maxBytes`
+ * (its fstat size): the same checks and errors; null for a larger file (the caller reads it with
+ * readVerified, in the thread pool).
+ */
+export function readVerifiedSmall(guard: PathGuard, rp: ResolvedPath, scope: Scope, maxBytes: number): { bytes: Buffer; mode: number } | null {
+  const vf = openVerifiedSync(guard, rp, scope);
+  try {
+    return vf.size > maxBytes ? null : { bytes: readToEndSync(vf.fd, Buffer.allocUnsafe(vf.size)), mode: vf.mode };
+  } finally {
+    closeSync(vf.fd);
   }
 }

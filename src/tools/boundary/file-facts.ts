@@ -2,16 +2,20 @@
 // missing), language and document format, and parse health, plus its bytes when it is small
 // enough to parse. Shared by file_capabilities, file_read and file_patch.
 
-import { promises as fsp } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { FileFacts } from '../../core/capabilities.js';
 import { DOCUMENT_SOURCE_MAX_BYTES, documentFormatFor, parseDocument } from '../../core/documents.js';
 import { HashlineError, toHashlineError } from '../../core/errors/errors.js';
 import { decodeBytes } from '../../core/text/text-codec.js';
 import { openVerified, readVerified } from '../../io/guard/open-verified.js';
+import { readVerifiedSmall } from '../../io/read/read-verified-sync.js';
 import type { ResolvedPath } from '../../io/guard/path-guard.js';
 import { sourceParseHealth } from '../../lang/parse/parse-health.js';
 import { isAvailable, LANGUAGES, languageById, languageForPath } from '../../lang/grammar/registry.js';
 import type { Engine } from '../engine.js';
+
+/** Files up to this size are read in synchronous calls (page-cache reads of microseconds). */
+const READ_SYNC_MAX = 1024 * 1024;
 
 /** Files up to this size are read whole and parsed for their health. */
 export const PARSE_CHECK_MAX_BYTES = DOCUMENT_SOURCE_MAX_BYTES;
@@ -45,7 +49,7 @@ export async function inspectFile(engine: Engine, rp: ResolvedPath, options: { p
   if (!rp.exists) return { facts: { kind: 'missing', ...base, parse: { status: 'not_checked' } } };
   let st;
   try {
-    st = await fsp.stat(rp.real);
+    st = statSync(rp.real);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { facts: { kind: 'missing', ...base, parse: { status: 'not_checked' } } };
     throw toHashlineError(e);
@@ -62,7 +66,8 @@ export async function inspectFile(engine: Engine, rp: ResolvedPath, options: { p
     const kind = isBinary(head) ? 'binary' : 'text';
     return { facts: { kind, ...base, parse: { status: 'not_checked', note: `larger than ${PARSE_CHECK_MAX_BYTES} bytes` } }, size: st.size };
   }
-  const { bytes } = await readVerified(engine.guard, rp, 'read');
+  // a file up to 1 MiB in synchronous calls (no thread-pool round trip per system call)
+  const { bytes } = readVerifiedSmall(engine.guard, rp, 'read', READ_SYNC_MAX) ?? (await readVerified(engine.guard, rp, 'read'));
   if (isBinary(bytes)) return { facts: { kind: 'binary', ...base, parse: { status: 'unsupported' } }, size: bytes.length, bytes };
   if (options.parse === false) return { facts: { kind: 'text', ...base, parse: { status: 'not_checked' } }, size: bytes.length, bytes };
   const text = textForParse(bytes);

@@ -89,36 +89,43 @@ export const fileWriteTool = defineTool({
       if (formatted.formatter !== undefined) change.bytes = Buffer.from(formatted.bytes);
       formatters.push(formatted.formatter);
     }
+    // the replaced files' backups, removed in the thread pool while the reply is made
+    const frees: Promise<void>[] = [];
     const outcomes = await commitBatch(engine.guard, engine.locks, changes, {
+      frees,
       requireHash: settings.requireHash,
       signal: call.signal,
       keepBefore: keepBeforeBytes(engine),
       progress: (done, total) => call.progress({ progress: done, total }),
     });
-    const tags: Array<string | null> = [];
-    const files = outcomes.map((o, i) => {
-      const change = changes[i] as Extract<FileChange, { kind: 'write' }>;
-      // the batch hashed both sides: the history takes their SHA-256 as it is
-      // unformatted, the bytes are the content's UTF-8 (checked free of lone surrogates): it is their text
-      const content = entries[i]![1].content;
-      const bom = content.charCodeAt(0) === 0xfeff;
-      const after = { sha256: o.sha256After, ...(formatters[i] === undefined ? { shape: shapeOfText(bom ? content.slice(1) : content, bom) } : {}) };
-      tags.push(recordChangeTags(engine, change.rp.real, o.before, change.bytes, undefined, { before: { sha256: o.sha256Before }, after }).after);
-      return {
-        filePath: o.path,
-        sha256: o.sha256After!,
-        size: change.bytes.length,
-        created: o.created === true,
-        ...(o.sha256Before === undefined ? {} : { previousSha256: o.sha256Before }),
-        ...(formatters[i] === undefined ? {} : { formatter: formatters[i] }),
+    try {
+      const tags: Array<string | null> = [];
+      const files = outcomes.map((o, i) => {
+        const change = changes[i] as Extract<FileChange, { kind: 'write' }>;
+        // the batch hashed both sides: the history takes their SHA-256 as it is
+        // unformatted, the bytes are the content's UTF-8 (checked free of lone surrogates): it is their text
+        const content = entries[i]![1].content;
+        const bom = content.charCodeAt(0) === 0xfeff;
+        const after = { sha256: o.sha256After, ...(formatters[i] === undefined ? { shape: shapeOfText(bom ? content.slice(1) : content, bom) } : {}) };
+        tags.push(recordChangeTags(engine, change.rp.real, o.before, change.bytes, undefined, { before: { sha256: o.sha256Before }, after }).after);
+        return {
+          filePath: o.path,
+          sha256: o.sha256After!,
+          size: change.bytes.length,
+          created: o.created === true,
+          ...(o.sha256Before === undefined ? {} : { previousSha256: o.sha256Before }),
+          ...(formatters[i] === undefined ? {} : { formatter: formatters[i] }),
+        };
+      });
+      // the tag of the bytes just written, while the file still holds them (no read again)
+      const inHand = (_e: unknown, i: number) => {
+        const key = outcomes[i]!.keyAfter;
+        const change = changes[i] as Extract<FileChange, { kind: 'write' }>;
+        return key === undefined ? undefined : { real: change.rp.real, bytes: change.bytes, key, tag: tags[i] };
       };
-    });
-    // the tag of the bytes just written, while the file still holds them (no read again)
-    const inHand = (_e: unknown, i: number) => {
-      const key = outcomes[i]!.keyAfter;
-      const change = changes[i] as Extract<FileChange, { kind: 'write' }>;
-      return key === undefined ? undefined : { real: change.rp.real, bytes: change.bytes, key, tag: tags[i] };
-    };
-    return { structured: { files: await withTag(engine, files, call.signal, undefined, inHand) }, text: '' };
+      return { structured: { files: await withTag(engine, files, call.signal, undefined, inHand) }, text: '' };
+    } finally {
+      await Promise.all(frees);
+    }
   },
 });

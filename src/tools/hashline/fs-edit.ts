@@ -172,6 +172,8 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, session: 
   const plan = parseEditOps(target.ops);
   if (!rp.exists) throw new HashlineError('not_found', msg.fileNotFound(display), { details: { path: display } });
 
+  // the replaced file's old bytes are freed in the thread pool while the reply is made, and awaited before it
+  const frees: Promise<void>[] = [];
   return engine.locks.withLocks(
     [rp.real],
     async () => {
@@ -209,7 +211,7 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, session: 
       }
       // the write waits on the disk (fsync, rename, fsync of the directory): the tag and the diff
       // are computed meanwhile, and recorded only once the write succeeded
-      const saved = writeAtomic(engine.guard, rp, bytes, { signal });
+      const saved = writeAtomic(engine.guard, rp, bytes, { signal, frees });
       saved.catch(() => undefined);
       const newTag = docTag(next, bytes);
       const { diff, firstChangedLine } = pieceDiff(
@@ -257,7 +259,7 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, session: 
       return result;
     },
     { signal },
-  );
+  ).finally(() => Promise.all(frees));
 }
 
 /**

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { ByteTagger, tagOfFileBytes } from '../../../src/core/text/byte-tag.js';
+import { ByteTagger, hashesAsItCame, tagOfFileBytes } from '../../../src/core/text/byte-tag.js';
 import { computeTag } from '../../../src/core/text/tag.js';
 import { docText, parseDoc } from '../../../src/core/text/text-doc.js';
 
@@ -78,4 +78,17 @@ test('a large file, plain or not, in chunks of every size a read gives', () => {
       assert.equal(t.end(), want, `step ${step}`);
     }
   }
+});
+
+test('hashesAsItCame on a large segment finds a blank or tab before a newline wherever it is (the backward searches)', () => {
+  const line = 'a plain line of code\n';
+  const body = line.repeat(400);
+  assert.equal(hashesAsItCame(Buffer.from(body)), true);
+  for (const bad of [' \n', '\t\n', '\r\n', '\r']) {
+    for (const text of [bad + body, body.slice(0, 4000) + bad + body.slice(4000), body + bad, `${body}x${bad}`]) {
+      assert.equal(hashesAsItCame(Buffer.from(text)), false, JSON.stringify(bad) + ' at ' + text.indexOf(bad));
+    }
+  }
+  assert.equal(hashesAsItCame(Buffer.from(`${body}end `)), false);
+  assert.equal(hashesAsItCame(Buffer.from(`${body}a \tb\n`)), true);
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import xxhashInit from 'xxhash-wasm';
-import { computeTag, formatHeader, normalizeForTag, TagHasher } from '../../../src/core/text/tag.js';
+import { blankEndsLine, computeTag, formatHeader, normalizeForTag, TagHasher } from '../../../src/core/text/tag.js';
 import { splitLines } from '../../../src/core/text/text-doc.js';
 
 const ref = await xxhashInit();
@@ -69,4 +69,18 @@ test('property: normalization equals trimming every line by the rule (the shortc
     }),
     { numRuns: 5000 },
   );
+});
+
+test('blankEndsLine: a space or tab right before any newline, and nothing else', () => {
+  const body = 'a plain line\n'.repeat(300);
+  assert.equal(blankEndsLine(body), false);
+  assert.equal(blankEndsLine(''), false);
+  assert.equal(blankEndsLine('\n\n'), false);
+  assert.equal(blankEndsLine('end '), false);
+  for (const bad of [' \n', '\t\n']) {
+    for (const text of [bad + body, body.slice(0, 1300) + bad + body.slice(1300), body + bad]) assert.equal(blankEndsLine(text), true, JSON.stringify(bad));
+  }
+  assert.equal(blankEndsLine('a \tb\nc\t \r\n'), false);
+  assert.equal(normalizeForTag(`${body}x \n`), `${body}x\n`);
+  assert.equal(normalizeForTag(body), body);
 });

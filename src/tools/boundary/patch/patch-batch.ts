@@ -203,6 +203,8 @@ export async function runPatchBatch(engine: Engine, files: Readonly<Record<strin
     }
   }
   const issued: string[] = [];
+  // the replaced files' backups, removed in the thread pool while the results and history are made
+  const frees: Promise<void>[] = [];
   try {
     const results = await engine.locks.withLocks(reals, async () => {
       for (const it of items) {
@@ -245,6 +247,7 @@ export async function runPatchBatch(engine: Engine, files: Readonly<Record<strin
         }));
         const done = await commitBatch(engine.guard, engine.locks, changes, {
           locksHeld: true,
+          frees,
           signal: call.signal,
           ...(seams.beforeApply ? { beforeApply: seams.beforeApply } : {}),
           progress: (n, total) => call.progress({ progress: n, total }),
@@ -259,11 +262,13 @@ export async function runPatchBatch(engine: Engine, files: Readonly<Record<strin
       }
       return buildResults(outcomes);
     }, { signal: call.signal });
+    await Promise.all(frees);
     settle(items, 'success', false);
     // the bytes each written file now holds, for its tag (tools/file-identity-fields.ts)
     const inHand = items.map(({ outcome: o }) => (o?.sha256After === undefined || o.keyAfter === undefined ? undefined : { real: o.rp.real, bytes: o.final, key: o.keyAfter, tag: o.tagAfter }));
     return { files: results, inHand };
   } catch (e) {
+    await Promise.all(frees);
     for (const id of issued) book.discard(id);
     const err = osError(toHashlineError(e));
     settle(items, 'failure', err.code === 'rollback_incomplete');
