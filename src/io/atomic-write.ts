@@ -289,7 +289,7 @@ export async function writeAtomic(
         }
         unlinkSync(tempPath!);
       } else {
-        const old = options.frees !== undefined && existing !== null ? linkOldBytes(anchored!.prefix, dir, name, targetPath) : undefined;
+        const old = options.frees !== undefined && existing !== null ? linkOldBytes(anchored!.prefix, dir, path.basename(tempNameFor(targetPath)), targetPath) : undefined;
         try {
           renameSync(tempPath!, targetPath);
         } catch (e) {

@@ -3,12 +3,13 @@
 // blocks inside the rename, waiting for any write-back of them still under way (the previous
 // write's: 0.3 ms at the median for a 2,000-line file on ext4). With the link, the rename only
 // swaps names; the caller awaits the free (an unlink of the hidden link, io/batch/batch-steps.ts
-// does the same for a batch's backups) while it computes its reply, and before it replies.
+// does the same for a batch's backups) while it computes its reply, and before it replies. The link
+// is named as a temporary file of this writer (its pid and start time in the name, atomic-write.ts),
+// so one left by a writer killed in between is cleared by the sweep and by the next takeover of the
+// file's lock, as its temporary files are (locks/lock-sweep.ts).
 
-import { randomBytes } from 'node:crypto';
 import { linkSync, promises as fsp, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { backupName } from '../core/own-names.js';
 
 export interface OldBytesLink {
   /** The link's name through the verified parent (`/proc/self/fd/N/...`), for removing it at once. */
@@ -17,9 +18,11 @@ export interface OldBytesLink {
   readonly real: string;
 }
 
-/** Links the file at `targetPath` (named through the verified parent `prefix`) under a hidden name; undefined when the file system refuses. */
-export function linkOldBytes(prefix: string, dirReal: string, name: string, targetPath: string): OldBytesLink | undefined {
-  const hidden = backupName(name, randomBytes(6).toString('hex'));
+/**
+ * Links the file at `targetPath` (named through the verified parent `prefix`) as `hidden` (a
+ * temporary file's name of this writer, no `/`); undefined when the file system refuses.
+ */
+export function linkOldBytes(prefix: string, dirReal: string, hidden: string, targetPath: string): OldBytesLink | undefined {
   const link = { anchored: `${prefix}/${hidden}`, real: path.join(dirReal, hidden) };
   try {
     linkSync(targetPath, link.anchored);
