@@ -1,15 +1,15 @@
 // A window of lines of a file, read exactly (bytes as they are: line endings, BOM), while the
-// whole file streams through SHA-256: memory stays flat whatever the file's size (two chunk
-// buffers plus the window). Lines are zero-based here and end after their `\n` (a last line
+// whole file streams through SHA-256 (on its own thread for a large file: io/read/hashed-chunks.ts):
+// memory stays flat whatever the file's size (a few chunk buffers plus the window). Lines are zero-based here and end after their `\n` (a last line
 // without one is a line); the window is [start, end). Its content stops at `maxBytes`, cut at the
 // last whole line when one fits, else at a character boundary.
 
-import { createHash } from 'node:crypto';
 import { HashlineError } from '../../core/errors/errors.js';
 import type { Scope } from '../../core/config/path-policy.js';
 import { openVerified } from '../guard/open-verified.js';
 import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
 import { ByteTagger } from '../../core/text/byte-tag.js';
+import { HashedChunks } from './hashed-chunks.js';
 
 const CHUNK = 1024 * 1024;
 
@@ -53,13 +53,13 @@ export async function readByteWindow(
   options: { scope?: Scope; signal?: AbortSignal | undefined; tag?: boolean } = {},
 ): Promise<ByteWindow> {
   const vh = await openVerified(guard, rp, options.scope ?? 'read');
+  let chunks: HashedChunks | undefined;
   try {
-    const hash = createHash('sha256');
     // the tag from the bytes, decoding only lines its normalization changes (core/text/byte-tag.ts)
     const tagger = options.tag ? new ByteTagger() : undefined;
-    // buffers no larger than the file (plus one byte to see its end), up to CHUNK
-    const bufBytes = Math.min(CHUNK, Math.max(vh.size + 1, 4096));
-    const buffers = [Buffer.allocUnsafe(bufBytes), Buffer.allocUnsafe(bufBytes)];
+    // buffers no larger than the file (plus one byte to see its end), up to CHUNK; the SHA-256 of a
+    // large file runs on its own thread while this one scans and tags the same bytes
+    chunks = new HashedChunks(vh.handle, Math.min(CHUNK, Math.max(vh.size + 1, 4096)), vh.size);
     const parts: Buffer[] = [];
     let kept = 0;
     let line = 0;
@@ -70,26 +70,17 @@ export async function readByteWindow(
     let returned = 0;
     let counted = -1;
     let binary = false;
-    let which = 0;
     let skipLeft = window.skip ?? 0;
     let skipped = 0;
     // after a skip, continuation bytes of a character it cut are left out too
     let aligning = skipLeft > 0;
     let emptyFirst = false;
-    let pending = vh.handle.read(buffers[0]!, 0, bufBytes, 0);
     for (;;) {
-      if (options.signal?.aborted) {
-        pending.catch(() => undefined);
-        throw new HashlineError('aborted', 'aborted');
-      }
-      const { bytesRead } = await pending;
-      if (bytesRead === 0) break;
-      const chunk = buffers[which]!.subarray(0, bytesRead);
+      const chunk = await chunks.next(options.signal);
+      if (chunk === null) break;
+      const bytesRead = chunk.length;
       if (size === 0) binary = chunk.subarray(0, 8192).includes(0);
       size += bytesRead;
-      which ^= 1;
-      pending = vh.handle.read(buffers[which]!, 0, bufBytes, size);
-      hash.update(chunk);
       tagger?.push(chunk);
       lastByte = chunk[bytesRead - 1]!;
       let pos = 0;
@@ -141,7 +132,11 @@ export async function readByteWindow(
       returned = lineCount(content) + (emptyFirst ? 1 : 0);
     }
     const hasMore = truncated || window.start + returned < totalLines;
-    return { sha256: hash.digest('hex'), ...(tagger ? { tag: tagger.end() } : {}), size, totalLines, content, returned, truncated, hasMore, binary, skipped };
+    const sha256 = await chunks.digest();
+    return { sha256, ...(tagger ? { tag: tagger.end() } : {}), size, totalLines, content, returned, truncated, hasMore, binary, skipped };
+  } catch (e) {
+    chunks?.dispose();
+    throw e;
   } finally {
     await vh.handle.close();
   }

@@ -11,6 +11,8 @@ import { isOpenedPath, openVerified } from '../guard/open-verified.js';
 import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
 import { CHUNK_BYTES } from './line-reader.js';
 import { OPEN_NO_FOLLOW, readToEndSync } from './read-verified-sync.js';
+import { HashedChunks, THREAD_HASH_MIN_BYTES } from './hashed-chunks.js';
+import { isShared, Sha256Job, sha256Thread, sharedBuffer, type Sha256Thread } from './sha256-thread.js';
 
 /** The largest read of one file (a file this size or smaller is read at once). */
 const IDENTITY_CHUNK = 1024 * 1024;
@@ -52,7 +54,7 @@ function readToEnd(fd: number, size: number): Buffer {
  * admits (the checks of io/guard/open-verified.ts). Null on anything else, errors included: the
  * streamed path then opens it again and decides (and words any refusal).
  */
-function smallFileIdentity(guard: PathGuard, rp: ResolvedPath, textOnly: boolean): FileIdentity | HashIdentity | null {
+function smallFileIdentity(guard: PathGuard, rp: ResolvedPath, textOnly: boolean): FileIdentity | HashIdentity | Promise<FileIdentity | HashIdentity> | null {
   if (!HAS_PROC_FD) return null;
   let fd: number;
   try {
@@ -64,6 +66,8 @@ function smallFileIdentity(guard: PathGuard, rp: ResolvedPath, textOnly: boolean
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > SYNC_BYTES) return null;
     if (!isOpenedPath(readlinkSync(`/proc/self/fd/${fd}`), rp.real) || !guard.admitsReal(rp.real, 'read')) return null;
+    const thread = st.size >= THREAD_HASH_MIN_BYTES ? sha256Thread() : undefined;
+    if (thread !== undefined) return identityOnThread(thread, fd, st.size, textOnly);
     const bytes = readToEnd(fd, st.size);
     return textOnly && isBinaryHead(bytes, 0) ? hashOnly(bytes) : identityOfBytes(bytes);
   } catch {
@@ -71,6 +75,34 @@ function smallFileIdentity(guard: PathGuard, rp: ResolvedPath, textOnly: boolean
   } finally {
     closeSync(fd);
   }
+}
+
+/** Shared buffers of SYNC_BYTES + 1 bytes for identityOnThread, kept between reads (at most SHARED_KEPT). */
+const sharedScratch: Buffer[] = [];
+const SHARED_KEPT = 4;
+
+/**
+ * Reads `fd` (a verified small file) into shared memory and hands the bytes to the SHA-256
+ * thread, then tags them here meanwhile: the digest and the tag are of the same bytes, read once.
+ * The read is synchronous (the caller's checks hold for it); the digest is awaited after.
+ */
+function identityOnThread(thread: Sha256Thread, fd: number, size: number, textOnly: boolean): Promise<FileIdentity | HashIdentity> {
+  const buf = sharedScratch.pop() ?? sharedBuffer(SYNC_BYTES + 1);
+  const bytes = readToEndSync(fd, buf);
+  // a file that grew past the buffer since its fstat was read into plain memory: hashed here
+  if (!isShared(bytes)) {
+    sharedScratch.push(buf);
+    return Promise.resolve(textOnly && isBinaryHead(bytes, 0) ? hashOnly(bytes) : identityOfBytes(bytes));
+  }
+  const sha = new Sha256Job(thread).end(bytes);
+  const tag = textOnly && isBinaryHead(bytes, 0) ? undefined : tagOfBytes(bytes);
+  // a thread lost meanwhile: the same bytes, still in the buffer, are hashed here
+  return sha
+    .catch(() => createHash('sha256').update(bytes).digest('hex'))
+    .then((sha256) => {
+      if (sharedScratch.length < SHARED_KEPT) sharedScratch.push(buf);
+      return tag === undefined ? { sha256, size: bytes.length } : { tag, sha256, size: bytes.length };
+    });
 }
 
 /** A file's SHA-256, with its tag unless it is binary (see fileIdentity's `textOnly`). */
@@ -102,30 +134,26 @@ export async function fileIdentity(guard: PathGuard, rp: ResolvedPath, signal: A
 export async function fileIdentity(guard: PathGuard, rp: ResolvedPath, signal?: AbortSignal, textOnly = false): Promise<FileIdentity | HashIdentity> {
   if (signal?.aborted) throw new HashlineError('aborted', 'aborted');
   const small = smallFileIdentity(guard, rp, textOnly);
-  if (small !== null) return small;
+  if (small !== null) return await small;
   const vh = await openVerified(guard, rp, 'read');
+  let chunks: HashedChunks | undefined;
   try {
-    const hash = createHash('sha256');
+    // buffers no larger than the file (plus one byte to see its end), up to IDENTITY_CHUNK; the
+    // SHA-256 of a large file runs on its own thread while this one tags the same bytes
+    chunks = new HashedChunks(vh.handle, Math.min(IDENTITY_CHUNK, Math.max(vh.size + 1, CHUNK_BYTES)), vh.size);
     let tagger: ByteTagger | undefined = new ByteTagger();
-    // one buffer no larger than the file (plus one byte to see its end), up to IDENTITY_CHUNK
-    const bufBytes = Math.min(IDENTITY_CHUNK, Math.max(vh.size + 1, CHUNK_BYTES));
-    // the tagger may keep a partial line past a chunk: each read fills a buffer of its own
-    let buf = Buffer.allocUnsafe(bufBytes);
-    let size = 0;
     for (;;) {
-      if (signal?.aborted) throw new HashlineError('aborted', 'aborted');
-      const { bytesRead } = await vh.handle.read(buf, 0, buf.length, size);
-      if (bytesRead === 0) break;
-      size += bytesRead;
-      const chunk = buf.subarray(0, bytesRead);
-      hash.update(chunk);
-      if (textOnly && tagger !== undefined && isBinaryHead(chunk, size - bytesRead)) tagger = undefined;
+      const chunk = await chunks.next(signal);
+      if (chunk === null) break;
+      if (textOnly && tagger !== undefined && isBinaryHead(chunk, chunks.bytesRead - chunk.length)) tagger = undefined;
       tagger?.push(chunk);
-      // after a short read (the end, as a rule) a small buffer to see the end; else a full one
-      buf = Buffer.allocUnsafe(bytesRead < buf.length ? Math.min(4096, bufBytes) : bufBytes);
     }
-    const sha256 = hash.digest('hex');
+    const sha256 = await chunks.digest();
+    const size = chunks.bytesRead;
     return tagger === undefined ? { sha256, size } : { tag: tagger.end(), sha256, size };
+  } catch (e) {
+    chunks?.dispose();
+    throw e;
   } finally {
     await vh.handle.close();
   }

@@ -1,6 +1,7 @@
 // file_hash: SHA-256 (and the 4-hex tag, from the same read, of a file that is not binary) of up
 // to 50 whole files, without returning their contents: a file up to 1 MiB read at once,
-// synchronously; a larger one streamed.
+// synchronously; a larger one streamed. A few files are in flight at once: the SHA-256 of a file
+// from 256 KiB on runs on its own thread while this one reads and tags the next (io/read/file-identity.ts).
 
 import { setImmediate } from 'node:timers/promises';
 import * as z from 'zod';
@@ -12,7 +13,9 @@ import { FileError } from './boundary-schemas.js';
 import { defineTool } from '../tool.js';
 
 /** The longest stretch of hashing before the event loop gets a turn. */
-const YIELD_AFTER_MS = 10;
+const YIELD_AFTER_MS = 2;
+/** Files hashed at once. */
+const IN_FLIGHT = 3;
 
 const Input = z.strictObject({
   filePaths: fileList('file_hash', z.string().min(1)).meta({ guide: '1-50 file paths, relative to the root' }),
@@ -47,29 +50,37 @@ export const fileHashTool = defineTool({
   output: Output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(engine, args, call) {
-    const files: z.infer<typeof Entry>[] = [];
+    const paths = args.filePaths;
+    const files = new Array<z.infer<typeof Entry>>(paths.length);
+    let next = 0;
     let done = 0;
     let turn = performance.now();
-    for (const p of args.filePaths) {
-      // small files are read and hashed without a pause: give the event loop a turn now and then
-      // (other requests, and a cancellation, wait for one)
-      if (performance.now() - turn > YIELD_AFTER_MS) {
-        await setImmediate();
-        turn = performance.now();
+    // a few files in flight: this thread reads and tags one while the SHA-256 thread hashes another
+    const lane = async (): Promise<void> => {
+      while (next < paths.length) {
+        const i = next++;
+        const p = paths[i]!;
+        // small files are read and hashed without a pause: give the event loop a turn now and then
+        // (other requests, and a cancellation, wait for one)
+        if (performance.now() - turn > YIELD_AFTER_MS) {
+          await setImmediate();
+          turn = performance.now();
+        }
+        if (call.signal.aborted) throw new HashlineError('aborted', 'aborted');
+        try {
+          const rp = await engine.guard.resolve(p, 'read');
+          // the SHA-256 and the tag from one read of the bytes
+          const { sha256, tag, size } = await fileIdentity(engine.guard, rp, call.signal, true);
+          files[i] = { filePath: rp.display, sha256, size, ...(tag === undefined ? {} : { tag }) };
+        } catch (e) {
+          const err = toHashlineError(e);
+          if (err.code === 'aborted') throw err;
+          files[i] = { filePath: p, error: boundaryError(err, p) };
+        }
+        call.progress({ progress: ++done, total: paths.length });
       }
-      if (call.signal.aborted) throw new HashlineError('aborted', 'aborted');
-      try {
-        const rp = await engine.guard.resolve(p, 'read');
-        // the SHA-256 and the tag from one read of the bytes
-        const { sha256, tag, size } = await fileIdentity(engine.guard, rp, call.signal, true);
-        files.push({ filePath: rp.display, sha256, size, ...(tag === undefined ? {} : { tag }) });
-      } catch (e) {
-        const err = toHashlineError(e);
-        if (err.code === 'aborted') throw err;
-        files.push({ filePath: p, error: boundaryError(err, p) });
-      }
-      call.progress({ progress: ++done, total: args.filePaths.length });
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, paths.length) }, lane));
     return { structured: { files }, text: '' };
   },
 });

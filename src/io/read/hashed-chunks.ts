@@ -1,0 +1,90 @@
+// An open file read from its start in chunks, each chunk's bytes fed to SHA-256 as it is handed
+// to the caller: on the SHA-256 thread (io/read/sha256-thread.ts) for a large file, so the caller's
+// own pass over the chunk (the tag, the line scan) runs on another core meanwhile; on the calling
+// thread for a small one (a round trip to the thread costs more than hashing a few KiB) or when the
+// thread is not usable. The digest is of exactly the bytes handed out: one read, nothing read twice.
+// The next chunks are read ahead (in the thread pool) while the caller works on the current one;
+// a buffer is filled again only once the caller moved on and the thread is done with it.
+
+import { createHash, type Hash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import { HashlineError } from '../../core/errors/errors.js';
+import { sha256Thread, Sha256Job, sharedBuffer } from './sha256-thread.js';
+
+/** Files from this size on are hashed on the SHA-256 thread. */
+export const THREAD_HASH_MIN_BYTES = 256 * 1024;
+/** Buffers in turn on the thread: the one the caller holds, the one being read, two being hashed. */
+const RING = 4;
+
+type ReadResult = { bytesRead: number };
+
+export class HashedChunks {
+  private readonly buffers: Buffer[];
+  private readonly job: Sha256Job | undefined;
+  private readonly hash: Hash | undefined;
+  /** Per buffer, the thread's answer that it has hashed what it was last handed. */
+  private readonly hashed: Array<Promise<unknown>>;
+  private which = 0;
+  private size = 0;
+  private pending: Promise<ReadResult>;
+
+  /** `bufBytes`: the size of each chunk buffer; `sizeHint`: the file's size as fstat gave it. */
+  constructor(
+    private readonly handle: FileHandle,
+    bufBytes: number,
+    sizeHint: number,
+  ) {
+    const thread = sizeHint >= THREAD_HASH_MIN_BYTES ? sha256Thread() : undefined;
+    if (thread !== undefined) {
+      this.job = new Sha256Job(thread);
+      this.buffers = Array.from({ length: RING }, () => sharedBuffer(bufBytes));
+    } else {
+      this.hash = createHash('sha256');
+      this.buffers = [Buffer.allocUnsafe(bufBytes), Buffer.allocUnsafe(bufBytes)];
+    }
+    this.hashed = this.buffers.map(() => Promise.resolve());
+    this.pending = handle.read(this.buffers[0]!, 0, bufBytes, 0);
+  }
+
+  /** Bytes handed out so far. */
+  get bytesRead(): number {
+    return this.size;
+  }
+
+  /**
+   * The next chunk (a view valid until the following call), or null at the end of the file. Its
+   * bytes are in the digest already (or on their way to it).
+   */
+  async next(signal?: AbortSignal): Promise<Buffer | null> {
+    if (signal?.aborted) {
+      this.pending.catch(() => undefined);
+      throw new HashlineError('aborted', 'aborted');
+    }
+    const { bytesRead } = await this.pending;
+    if (bytesRead === 0) return null;
+    const i = this.which;
+    const buf = this.buffers[i]!;
+    const chunk = buf.subarray(0, bytesRead);
+    this.size += bytesRead;
+    if (this.job !== undefined) this.hashed[i] = this.job.update(chunk);
+    else this.hash!.update(chunk);
+    // the next buffer is filled once the thread is done with it (the read waits, not the caller)
+    const n = (i + 1) % this.buffers.length;
+    this.which = n;
+    const at = this.size;
+    const next = this.buffers[n]!;
+    this.pending = this.hashed[n]!.then(() => this.handle.read(next, 0, next.length, at));
+    return chunk;
+  }
+
+  /** The SHA-256 (64 lowercase hex digits) of every byte handed out, once `next` gave null. */
+  async digest(): Promise<string> {
+    return this.job !== undefined ? await this.job.end() : this.hash!.digest('hex');
+  }
+
+  /** Lets go after an error or a cancellation (a read or a hash still under way is left to finish). */
+  dispose(): void {
+    this.pending.catch(() => undefined);
+    this.job?.drop();
+  }
+}

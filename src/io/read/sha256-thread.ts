@@ -1,0 +1,173 @@
+// SHA-256 on a thread of its own, over shared memory: the caller reads a file into a buffer backed
+// by a SharedArrayBuffer (sharedBuffer), hands a view of it to a Sha256Job and goes on with its own
+// work on the same bytes (the tag, the line scan) while the thread hashes them, so that a read that
+// names a file's SHA-256 and tag keeps two cores busy. Nothing is copied: the thread hashes the very
+// bytes the caller read, and tells when it is done with them (the buffer may then be filled again).
+//
+// One thread, started on first use (a small script of its own: it needs node:crypto alone, so it
+// runs the same from the sources and from the bundle), kept while a job waits on it and stopped
+// after IDLE_MS without work. When it cannot start, or once it failed, `sha256Thread()` is
+// undefined and callers hash on their own thread.
+
+import { Worker } from 'node:worker_threads';
+import { HashlineError } from '../../core/errors/errors.js';
+
+/** The thread stops after this long without work. */
+const IDLE_MS = 10_000;
+
+const THREAD_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const jobs = new Map();
+parentPort.on('message', (m) => {
+  // [op, job, buffer, offset, length]: 0 update (answered with the job), 1 end (answered with the
+  // digest), 2 update and end at once, 3 drop
+  const [op, id, sab, offset, length] = m;
+  if (op === 3) { jobs.delete(id); return; }
+  let h = jobs.get(id);
+  if (h === undefined) { h = createHash('sha256'); jobs.set(id, h); }
+  if (op !== 1) h.update(new Uint8Array(sab, offset, length));
+  if (op === 0) { parentPort.postMessage([id, null]); return; }
+  jobs.delete(id);
+  parentPort.postMessage([id, h.digest('hex')]);
+});
+`;
+
+type Waiter = { resolve: (hex: string | null) => void; reject: (e: unknown) => void };
+
+/** A thread lost while a job waited on it: the job's file gets a coded error (hashing it again could read other bytes). */
+function threadLost(): HashlineError {
+  return new HashlineError('io_error', 'the SHA-256 thread stopped before it answered');
+}
+
+export class Sha256Thread {
+  private worker: Worker | undefined;
+  private broken = false;
+  private nextId = 1;
+  /** Per job, the answers awaited in the order asked (the thread answers a job's messages in order). */
+  private readonly waiting = new Map<number, Waiter[]>();
+  private pendingCount = 0;
+  private idle: NodeJS.Timeout | undefined;
+
+  get usable(): boolean {
+    return !this.broken;
+  }
+
+  private start(): Worker {
+    // the thread writes nothing; its streams are its own (stdout is the protocol stream in `hashline mcp`)
+    const worker = new Worker(THREAD_SOURCE, { eval: true, stdout: true, stderr: true });
+    worker.unref();
+    const fail = () => {
+      this.broken = true;
+      this.worker = undefined;
+      this.loseAll();
+    };
+    worker.on('message', ([id, hex]: [number, string | null]) => {
+      const queue = this.waiting.get(id);
+      const w = queue?.shift();
+      if (queue?.length === 0) this.waiting.delete(id);
+      if (w === undefined) return;
+      if (--this.pendingCount === 0) {
+        // an idle thread does not keep the process alive; a busy one does (someone awaits it)
+        worker.unref();
+        this.armIdle();
+      }
+      w.resolve(hex);
+    });
+    worker.on('error', fail);
+    worker.on('exit', fail);
+    return worker;
+  }
+
+  private armIdle(): void {
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.stop(), IDLE_MS);
+    this.idle.unref();
+  }
+
+  private loseAll(): void {
+    const all = [...this.waiting.values()].flat();
+    this.waiting.clear();
+    this.pendingCount = 0;
+    for (const w of all) w.reject(threadLost());
+  }
+
+  /** Stops the thread (started again on next use); jobs still waiting fail. */
+  stop(): void {
+    clearTimeout(this.idle);
+    const w = this.worker;
+    this.worker = undefined;
+    if (w === undefined) return;
+    w.removeAllListeners('exit');
+    w.removeAllListeners('error');
+    this.loseAll();
+    void w.terminate();
+  }
+
+  newJob(): number {
+    return this.nextId++;
+  }
+
+  /** Posts one message; with `answered`, a promise of its answer (null for an update, the hex digest for an end). */
+  post(op: 0 | 1 | 2 | 3, id: number, view?: Uint8Array): Promise<string | null> | undefined {
+    clearTimeout(this.idle);
+    const worker = (this.worker ??= this.start());
+    worker.postMessage(view === undefined ? [op, id] : [op, id, view.buffer, view.byteOffset, view.byteLength]);
+    if (op === 3) return undefined;
+    if (this.pendingCount++ === 0) worker.ref();
+    return new Promise<string | null>((resolve, reject) => {
+      const queue = this.waiting.get(id);
+      if (queue === undefined) this.waiting.set(id, [{ resolve, reject }]);
+      else queue.push({ resolve, reject });
+    });
+  }
+}
+
+let thread: Sha256Thread | undefined;
+
+/** The shared thread, or undefined when it cannot be used (then hash on the calling thread). */
+export function sha256Thread(): Sha256Thread | undefined {
+  thread ??= new Sha256Thread();
+  return thread.usable ? thread : undefined;
+}
+
+/** A Buffer over fresh shared memory (what a Sha256Job can hash without a copy). */
+export function sharedBuffer(bytes: number): Buffer {
+  return Buffer.from(new SharedArrayBuffer(bytes));
+}
+
+/** True when `b` lies in shared memory (a view the thread can be handed). */
+export function isShared(b: Uint8Array): boolean {
+  return b.buffer instanceof SharedArrayBuffer;
+}
+
+/**
+ * One SHA-256 on the thread, fed in order. `update` resolves once the thread has hashed the view
+ * (its bytes may then change); `end` gives the digest of everything fed. A job not ended is
+ * dropped with `drop` (after an error or a cancellation).
+ */
+export class Sha256Job {
+  private readonly id: number;
+  private ended = false;
+
+  constructor(private readonly t: Sha256Thread) {
+    this.id = t.newJob();
+  }
+
+  update(view: Uint8Array): Promise<unknown> {
+    return this.t.post(0, this.id, view)!;
+  }
+
+  /** The digest, after `last` (bytes fed with the end in one message) when given. */
+  async end(last?: Uint8Array): Promise<string> {
+    this.ended = true;
+    const hex = await this.t.post(last === undefined ? 1 : 2, this.id, last)!;
+    return hex!;
+  }
+
+  drop(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.t.post(3, this.id);
+  }
+}
