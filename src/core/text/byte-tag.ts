@@ -87,7 +87,19 @@ export class ByteTagger {
       this.pending.push(Buffer.from(chunk));
       return;
     }
-    this.pending.push(chunk.subarray(0, cut + 1));
+    let from = 0;
+    if (this.pending.length > 0) {
+      // the line left open by the last chunk ends at this one's first LF: hashed with what was
+      // kept of it, the rest of the chunk as it lies (no copy of the whole chunk)
+      const lf = chunk.indexOf(0x0a);
+      if (lf >= 0 && lf < cut) {
+        this.pending.push(chunk.subarray(0, lf + 1));
+        this.emit(Buffer.concat(this.pending));
+        this.pending = [];
+        from = lf + 1;
+      }
+    }
+    this.pending.push(chunk.subarray(from, cut + 1));
     this.emit(this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending));
     // what is kept past this push is copied: the caller may read into the chunk's buffer again
     this.pending = cut + 1 < chunk.length ? [Buffer.from(chunk.subarray(cut + 1))] : [];

@@ -12,7 +12,7 @@ import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
 import { CHUNK_BYTES } from './line-reader.js';
 import { OPEN_NO_FOLLOW, readToEndSync } from './read-verified-sync.js';
 import { HashedChunks, THREAD_HASH_MIN_BYTES } from './hashed-chunks.js';
-import { isShared, Sha256Job, sha256Thread, sharedBuffer, type Sha256Thread } from './sha256-thread.js';
+import { giveShared, isShared, Sha256Job, sha256Thread, takeShared, type Sha256Thread } from './sha256-thread.js';
 
 /** The largest read of one file (a file this size or smaller is read at once). */
 const IDENTITY_CHUNK = 1024 * 1024;
@@ -66,8 +66,10 @@ function smallFileIdentity(guard: PathGuard, rp: ResolvedPath, textOnly: boolean
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > SYNC_BYTES) return null;
     if (!isOpenedPath(readlinkSync(`/proc/self/fd/${fd}`), rp.real) || !guard.admitsReal(rp.real, 'read')) return null;
+    // a file from THREAD_HASH_MIN_BYTES on, while a shared buffer is free: its SHA-256 on the thread
     const thread = st.size >= THREAD_HASH_MIN_BYTES ? sha256Thread() : undefined;
-    if (thread !== undefined) return identityOnThread(thread, fd, st.size, textOnly);
+    const shared = thread === undefined ? undefined : takeShared();
+    if (shared !== undefined) return identityOnThread(thread!, fd, shared, textOnly);
     const bytes = readToEnd(fd, st.size);
     return textOnly && isBinaryHead(bytes, 0) ? hashOnly(bytes) : identityOfBytes(bytes);
   } catch {
@@ -77,21 +79,23 @@ function smallFileIdentity(guard: PathGuard, rp: ResolvedPath, textOnly: boolean
   }
 }
 
-/** Shared buffers of SYNC_BYTES + 1 bytes for identityOnThread, kept between reads (at most SHARED_KEPT). */
-const sharedScratch: Buffer[] = [];
-const SHARED_KEPT = 4;
-
 /**
  * Reads `fd` (a verified small file) into shared memory and hands the bytes to the SHA-256
  * thread, then tags them here meanwhile: the digest and the tag are of the same bytes, read once.
  * The read is synchronous (the caller's checks hold for it); the digest is awaited after.
  */
-function identityOnThread(thread: Sha256Thread, fd: number, size: number, textOnly: boolean): Promise<FileIdentity | HashIdentity> {
-  const buf = sharedScratch.pop() ?? sharedBuffer(SYNC_BYTES + 1);
-  const bytes = readToEndSync(fd, buf);
+function identityOnThread(thread: Sha256Thread, fd: number, buf: Buffer, textOnly: boolean): Promise<FileIdentity | HashIdentity> {
+  // SYNC_BYTES + 1 bytes (SHARED_BYTES): room for the largest file this path reads and the byte that shows its end
+  let bytes: Buffer;
+  try {
+    bytes = readToEndSync(fd, buf);
+  } catch (e) {
+    giveShared(buf);
+    throw e;
+  }
   // a file that grew past the buffer since its fstat was read into plain memory: hashed here
   if (!isShared(bytes)) {
-    sharedScratch.push(buf);
+    giveShared(buf);
     return Promise.resolve(textOnly && isBinaryHead(bytes, 0) ? hashOnly(bytes) : identityOfBytes(bytes));
   }
   const sha = new Sha256Job(thread).end(bytes);
@@ -100,7 +104,7 @@ function identityOnThread(thread: Sha256Thread, fd: number, size: number, textOn
   return sha
     .catch(() => createHash('sha256').update(bytes).digest('hex'))
     .then((sha256) => {
-      if (sharedScratch.length < SHARED_KEPT) sharedScratch.push(buf);
+      giveShared(buf);
       return tag === undefined ? { sha256, size: bytes.length } : { tag, sha256, size: bytes.length };
     });
 }

@@ -9,7 +9,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { HashlineError } from '../../core/errors/errors.js';
-import { sha256Thread, Sha256Job, sharedBuffer } from './sha256-thread.js';
+import { giveShared, sha256Thread, Sha256Job, takeShared } from './sha256-thread.js';
 
 /** Files from this size on are hashed on the SHA-256 thread. */
 export const THREAD_HASH_MIN_BYTES = 256 * 1024;
@@ -28,22 +28,23 @@ export class HashedChunks {
   private size = 0;
   private pending: Promise<ReadResult>;
 
-  /** `bufBytes`: the size of each chunk buffer; `sizeHint`: the file's size as fstat gave it. */
+  /** `bufBytes`: the size of each chunk buffer (hashed here; 1 MiB on the thread); `sizeHint`: the file's size as fstat gave it. */
   constructor(
     private readonly handle: FileHandle,
     bufBytes: number,
     sizeHint: number,
   ) {
     const thread = sizeHint >= THREAD_HASH_MIN_BYTES ? sha256Thread() : undefined;
-    if (thread !== undefined) {
+    const shared = thread === undefined ? [] : takeRing();
+    if (thread !== undefined && shared.length > 0) {
       this.job = new Sha256Job(thread);
-      this.buffers = Array.from({ length: RING }, () => sharedBuffer(bufBytes));
+      this.buffers = shared;
     } else {
       this.hash = createHash('sha256');
       this.buffers = [Buffer.allocUnsafe(bufBytes), Buffer.allocUnsafe(bufBytes)];
     }
     this.hashed = this.buffers.map(() => Promise.resolve());
-    this.pending = handle.read(this.buffers[0]!, 0, bufBytes, 0);
+    this.pending = handle.read(this.buffers[0]!, 0, this.buffers[0]!.length, 0);
   }
 
   /** Bytes handed out so far. */
@@ -79,12 +80,34 @@ export class HashedChunks {
 
   /** The SHA-256 (64 lowercase hex digits) of every byte handed out, once `next` gave null. */
   async digest(): Promise<string> {
-    return this.job !== undefined ? await this.job.end() : this.hash!.digest('hex');
+    if (this.job === undefined) return this.hash!.digest('hex');
+    const hex = await this.job.end();
+    // the thread answered every update before the end, and no read is under way: the buffers are free
+    for (const b of this.buffers) giveShared(b);
+    return hex;
   }
 
-  /** Lets go after an error or a cancellation (a read or a hash still under way is left to finish). */
+  /** Lets go after an error or a cancellation (the buffers are given back once a read or hash still under way is done). */
   dispose(): void {
     this.pending.catch(() => undefined);
-    this.job?.drop();
+    if (this.job === undefined) return;
+    this.job.drop();
+    void Promise.allSettled([this.pending, ...this.hashed]).then(() => {
+      for (const b of this.buffers) giveShared(b);
+    });
   }
+}
+
+/** RING buffers of the shared arena, or none when they are not all free (then this read hashes on its own thread). */
+function takeRing(): Buffer[] {
+  const ring: Buffer[] = [];
+  for (let i = 0; i < RING; i++) {
+    const b = takeShared();
+    if (b === undefined) {
+      for (const t of ring) giveShared(t);
+      return [];
+    }
+    ring.push(b);
+  }
+  return ring;
 }

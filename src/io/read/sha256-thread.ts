@@ -16,17 +16,18 @@ import { HashlineError } from '../../core/errors/errors.js';
 const IDLE_MS = 10_000;
 
 const THREAD_SOURCE = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
+const arena = new Uint8Array(workerData);
 const jobs = new Map();
 parentPort.on('message', (m) => {
-  // [op, job, buffer, offset, length]: 0 update (answered with the job), 1 end (answered with the
-  // digest), 2 update and end at once, 3 drop
-  const [op, id, sab, offset, length] = m;
+  // [op, job, offset, length] (bytes of the arena): 0 update (answered with the job), 1 end
+  // (answered with the digest), 2 update and end at once, 3 drop
+  const [op, id, offset, length] = m;
   if (op === 3) { jobs.delete(id); return; }
   let h = jobs.get(id);
   if (h === undefined) { h = createHash('sha256'); jobs.set(id, h); }
-  if (op !== 1) h.update(new Uint8Array(sab, offset, length));
+  if (op !== 1) h.update(arena.subarray(offset, offset + length));
   if (op === 0) { parentPort.postMessage([id, null]); return; }
   jobs.delete(id);
   parentPort.postMessage([id, h.digest('hex')]);
@@ -55,7 +56,7 @@ export class Sha256Thread {
 
   private start(): Worker {
     // the thread writes nothing; its streams are its own (stdout is the protocol stream in `hashline mcp`)
-    const worker = new Worker(THREAD_SOURCE, { eval: true, stdout: true, stderr: true });
+    const worker = new Worker(THREAD_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 12 }, workerData: theArena(), stdout: true, stderr: true });
     worker.unref();
     const fail = () => {
       this.broken = true;
@@ -108,11 +109,11 @@ export class Sha256Thread {
     return this.nextId++;
   }
 
-  /** Posts one message; with `answered`, a promise of its answer (null for an update, the hex digest for an end). */
+  /** Posts one message (`view` lies in the arena); but for a drop, a promise of its answer (null for an update, the hex digest for an end). */
   post(op: 0 | 1 | 2 | 3, id: number, view?: Uint8Array): Promise<string | null> | undefined {
     clearTimeout(this.idle);
     const worker = (this.worker ??= this.start());
-    worker.postMessage(view === undefined ? [op, id] : [op, id, view.buffer, view.byteOffset, view.byteLength]);
+    worker.postMessage(view === undefined ? [op, id] : [op, id, view.byteOffset, view.byteLength]);
     if (op === 3) return undefined;
     if (this.pendingCount++ === 0) worker.ref();
     return new Promise<string | null>((resolve, reject) => {
@@ -131,14 +132,43 @@ export function sha256Thread(): Sha256Thread | undefined {
   return thread.usable ? thread : undefined;
 }
 
-/** A Buffer over fresh shared memory (what a Sha256Job can hash without a copy). */
-export function sharedBuffer(bytes: number): Buffer {
-  return Buffer.from(new SharedArrayBuffer(bytes));
+/** The size of every shared buffer: a chunk of 1 MiB plus the byte that shows a file's end. */
+export const SHARED_BYTES = 1024 * 1024 + 1;
+/**
+ * Shared buffers in all: slices of one arena the thread is handed once, so a message names a slice
+ * by its offset and the memory stays bounded (a read in progress holds a few; past SLOTS, callers
+ * hash on their own thread).
+ */
+const SLOTS = 12;
+let arena: SharedArrayBuffer | undefined;
+let slots: Buffer[] = [];
+const free: number[] = [];
+
+function theArena(): SharedArrayBuffer {
+  if (arena === undefined) {
+    arena = new SharedArrayBuffer(SLOTS * SHARED_BYTES);
+    const a = arena;
+    slots = Array.from({ length: SLOTS }, (_, i) => Buffer.from(a, i * SHARED_BYTES, SHARED_BYTES));
+    for (let i = SLOTS - 1; i >= 0; i--) free.push(i);
+  }
+  return arena;
 }
 
-/** True when `b` lies in shared memory (a view the thread can be handed). */
+/** A buffer of SHARED_BYTES in the arena the thread can hash without a copy, or undefined when all are taken. */
+export function takeShared(): Buffer | undefined {
+  theArena();
+  const i = free.pop();
+  return i === undefined ? undefined : slots[i];
+}
+
+/** Gives a buffer of takeShared back, once neither thread uses it any more. */
+export function giveShared(b: Buffer): void {
+  free.push(b.byteOffset / SHARED_BYTES);
+}
+
+/** True when `b` lies in the arena (a view the thread can be handed). */
 export function isShared(b: Uint8Array): boolean {
-  return b.buffer instanceof SharedArrayBuffer;
+  return arena !== undefined && b.buffer === arena;
 }
 
 /**
