@@ -22,6 +22,8 @@ const IDENTITY_CHUNK = 1024 * 1024;
  */
 const SYNC_BYTES = 1024 * 1024;
 const HAS_PROC_FD = process.platform === 'linux';
+/** Files queued on the SHA-256 thread beyond which a small file is hashed on the calling thread. */
+const THREAD_QUEUE = 2;
 
 export interface FileIdentity {
   /** The 4-hex tag of the file's text (what `¶path#TAG` shows). */
@@ -66,8 +68,11 @@ function smallFileIdentity(guard: PathGuard, rp: ResolvedPath, textOnly: boolean
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > SYNC_BYTES) return null;
     if (!isOpenedPath(readlinkSync(`/proc/self/fd/${fd}`), rp.real) || !guard.admitsReal(rp.real, 'read')) return null;
-    // a file from THREAD_HASH_MIN_BYTES on, while a shared buffer is free: its SHA-256 on the thread
-    const thread = st.size >= THREAD_HASH_MIN_BYTES ? sha256Thread() : undefined;
+    // a file from THREAD_HASH_MIN_BYTES on: its SHA-256 on the thread, unless the thread has work
+    // queued already (this thread then hashes it itself: both cores busy, neither waiting) or no
+    // shared buffer is free
+    let thread = st.size >= THREAD_HASH_MIN_BYTES ? sha256Thread() : undefined;
+    if (thread !== undefined && thread.queued >= THREAD_QUEUE) thread = undefined;
     const shared = thread === undefined ? undefined : takeShared();
     if (shared !== undefined) return identityOnThread(thread!, fd, shared, textOnly);
     const bytes = readToEnd(fd, st.size);

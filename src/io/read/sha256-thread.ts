@@ -1,5 +1,5 @@
 // SHA-256 on a thread of its own, over shared memory: the caller reads a file into a buffer backed
-// by a SharedArrayBuffer (sharedBuffer), hands a view of it to a Sha256Job and goes on with its own
+// by a SharedArrayBuffer (takeShared), hands a view of it to a Sha256Job and goes on with its own
 // work on the same bytes (the tag, the line scan) while the thread hashes them, so that a read that
 // names a file's SHA-256 and tag keeps two cores busy. Nothing is copied: the thread hashes the very
 // bytes the caller read, and tells when it is done with them (the buffer may then be filled again).
@@ -52,6 +52,11 @@ export class Sha256Thread {
 
   get usable(): boolean {
     return !this.broken;
+  }
+
+  /** Answers awaited from the thread: how much work is queued on it. */
+  get queued(): number {
+    return this.pendingCount;
   }
 
   private start(): Worker {
@@ -164,6 +169,12 @@ export function takeShared(): Buffer | undefined {
 /** Gives a buffer of takeShared back, once neither thread uses it any more. */
 export function giveShared(b: Buffer): void {
   free.push(b.byteOffset / SHARED_BYTES);
+}
+
+/** Buffers of the arena free now (all of them once no read holds one). */
+export function sharedFree(): number {
+  theArena();
+  return free.length;
 }
 
 /** True when `b` lies in the arena (a view the thread can be handed). */
