@@ -85,6 +85,25 @@ export async function readByteWindow(
       lastByte = chunk[bytesRead - 1]!;
       let pos = 0;
       while (pos < bytesRead) {
+        // lines outside the window are only counted: a tight pass from newline to newline
+        if (line < window.start) {
+          let at = chunk.indexOf(10, pos);
+          for (; at >= 0; at = chunk.indexOf(10, pos)) {
+            newlines++;
+            line++;
+            pos = at + 1;
+            if (line === window.start) break;
+          }
+          if (at < 0) break;
+          continue;
+        }
+        if (line >= window.end || truncated) {
+          let n = 0;
+          for (let at = chunk.indexOf(10, pos); at >= 0; at = chunk.indexOf(10, at + 1)) n++;
+          newlines += n;
+          line += n;
+          break;
+        }
         const nl = chunk.indexOf(10, pos);
         const segEnd = nl < 0 ? bytesRead : nl + 1;
         if (line >= window.start && line < window.end && !truncated) {
