@@ -13,8 +13,8 @@ import { giveShared, sha256Thread, Sha256Job, takeShared } from './sha256-thread
 
 /** Files from this size on are hashed on the SHA-256 thread. */
 export const THREAD_HASH_MIN_BYTES = 256 * 1024;
-/** Buffers in turn on the thread: the one the caller holds, the one being read, two being hashed. */
-const RING = 4;
+/** Buffers in turn on the thread: the one the caller holds, the one being read, one being hashed. */
+const RING = 3;
 
 type ReadResult = { bytesRead: number };
 

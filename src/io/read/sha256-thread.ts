@@ -14,6 +14,11 @@ import { HashlineError } from '../../core/errors/errors.js';
 
 /** The thread stops after this long without work. */
 const IDLE_MS = 10_000;
+/**
+ * The thread's heap, kept small (its memory counts against a read's peak): it holds a hash state
+ * per job and the messages in flight, nothing more.
+ */
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 12 };
 
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -61,7 +66,7 @@ export class Sha256Thread {
 
   private start(): Worker {
     // the thread writes nothing; its streams are its own (stdout is the protocol stream in `hashline mcp`)
-    const worker = new Worker(THREAD_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 12 }, workerData: theArena(), stdout: true, stderr: true });
+    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: theArena(), stdout: true, stderr: true, resourceLimits: RESOURCE_LIMITS });
     worker.unref();
     const fail = () => {
       this.broken = true;
