@@ -23,7 +23,8 @@ const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 1
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
-const arena = new Uint8Array(workerData);
+const arena = new Uint8Array(workerData.arena);
+const done = new Int32Array(workerData.done);
 const jobs = new Map();
 parentPort.on('message', (m) => {
   // [op, job, offset, length] (bytes of the arena): 0 update (answered with the job), 1 end
@@ -33,6 +34,8 @@ parentPort.on('message', (m) => {
   let h = jobs.get(id);
   if (h === undefined) { h = createHash('sha256'); jobs.set(id, h); }
   if (op !== 1) h.update(arena.subarray(offset, offset + length));
+  // what the thread has done, seen by the caller at once (its answers wait for a turn of its event loop)
+  Atomics.add(done, 0, 1);
   if (op === 0) { parentPort.postMessage([id, null]); return; }
   jobs.delete(id);
   parentPort.postMessage([id, h.digest('hex')]);
@@ -53,20 +56,25 @@ export class Sha256Thread {
   /** Per job, the answers awaited in the order asked (the thread answers a job's messages in order). */
   private readonly waiting = new Map<number, Waiter[]>();
   private pendingCount = 0;
+  /** Messages posted that the thread works through, and (shared with it) those it has worked through. */
+  private posted = 0;
+  private readonly done = new Int32Array(new SharedArrayBuffer(4));
   private idle: NodeJS.Timeout | undefined;
 
   get usable(): boolean {
     return !this.broken;
   }
 
-  /** Answers awaited from the thread: how much work is queued on it. */
+  /** Messages the thread has not worked through yet (read from shared memory: up to date whatever this thread is doing). */
   get queued(): number {
-    return this.pendingCount;
+    return this.posted - Atomics.load(this.done, 0);
   }
 
   private start(): Worker {
     // the thread writes nothing; its streams are its own (stdout is the protocol stream in `hashline mcp`)
-    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: theArena(), stdout: true, stderr: true, resourceLimits: RESOURCE_LIMITS });
+    this.posted = 0;
+    Atomics.store(this.done, 0, 0);
+    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { arena: theArena(), done: this.done.buffer }, stdout: true, stderr: true, resourceLimits: RESOURCE_LIMITS });
     worker.unref();
     const fail = () => {
       this.broken = true;
@@ -125,6 +133,7 @@ export class Sha256Thread {
     const worker = (this.worker ??= this.start());
     worker.postMessage(view === undefined ? [op, id] : [op, id, view.byteOffset, view.byteLength]);
     if (op === 3) return undefined;
+    this.posted++;
     if (this.pendingCount++ === 0) worker.ref();
     return new Promise<string | null>((resolve, reject) => {
       const queue = this.waiting.get(id);
