@@ -12,7 +12,7 @@ import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
 import { CHUNK_BYTES } from './line-reader.js';
 import { OPEN_NO_FOLLOW, readToEndSync } from './read-verified-sync.js';
 import { HashedChunks, THREAD_HASH_MIN_BYTES } from './hashed-chunks.js';
-import { giveShared, isShared, Sha256Job, sha256Thread, takeShared, type Sha256Thread } from './sha256-thread.js';
+import { giveShared, isShared, Sha256Job, sha256ThreadIfSpare, takeShared, type Sha256Thread } from './sha256-thread.js';
 
 /** The largest read of one file (a file this size or smaller is read at once). */
 const IDENTITY_CHUNK = 1024 * 1024;
@@ -68,10 +68,10 @@ function smallFileIdentity(guard: PathGuard, rp: ResolvedPath, textOnly: boolean
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > SYNC_BYTES) return null;
     if (!isOpenedPath(readlinkSync(`/proc/self/fd/${fd}`), rp.real) || !guard.admitsReal(rp.real, 'read')) return null;
-    // a file from THREAD_HASH_MIN_BYTES on: its SHA-256 on the thread, unless the thread has work
+    // a file from THREAD_HASH_MIN_BYTES on, while a core is to spare: its SHA-256 on the thread, unless the thread has work
     // queued already (this thread then hashes it itself: both cores busy, neither waiting) or no
     // shared buffer is free
-    let thread = st.size >= THREAD_HASH_MIN_BYTES ? sha256Thread() : undefined;
+    let thread = st.size >= THREAD_HASH_MIN_BYTES ? sha256ThreadIfSpare() : undefined;
     if (thread !== undefined && thread.queued >= THREAD_QUEUE) thread = undefined;
     const shared = thread === undefined ? undefined : takeShared();
     if (shared !== undefined) return identityOnThread(thread!, fd, shared, textOnly);

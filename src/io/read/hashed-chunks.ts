@@ -1,15 +1,16 @@
 // An open file read from its start in chunks, each chunk's bytes fed to SHA-256 as it is handed
 // to the caller: on the SHA-256 thread (io/read/sha256-thread.ts) for a large file, so the caller's
 // own pass over the chunk (the tag, the line scan) runs on another core meanwhile; on the calling
-// thread for a small one (a round trip to the thread costs more than hashing a few KiB) or when the
-// thread is not usable. The digest is of exactly the bytes handed out: one read, nothing read twice.
-// The next chunks are read ahead (in the thread pool) while the caller works on the current one;
-// a buffer is filled again only once the caller moved on and the thread is done with it.
+// thread for a small one (a round trip to the thread costs more than hashing a few KiB), when no
+// core is to spare, or when the thread is not usable. The digest is of exactly the bytes handed
+// out: one read, nothing read twice. The next chunks are read ahead (in the thread pool) while
+// the caller works on the current one; a buffer is filled again only once the caller moved on and
+// the thread is done with it.
 
 import { createHash, type Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { HashlineError } from '../../core/errors/errors.js';
-import { giveShared, sha256Thread, Sha256Job, takeShared } from './sha256-thread.js';
+import { giveShared, Sha256Job, sha256ThreadIfSpare, takeShared, type Sha256Thread } from './sha256-thread.js';
 
 /** Files from this size on are hashed on the SHA-256 thread. */
 export const THREAD_HASH_MIN_BYTES = 256 * 1024;
@@ -28,13 +29,17 @@ export class HashedChunks {
   private size = 0;
   private pending: Promise<ReadResult>;
 
-  /** `bufBytes`: the size of each chunk buffer (hashed here; 1 MiB on the thread); `sizeHint`: the file's size as fstat gave it. */
+  /**
+   * `bufBytes`: the size of each chunk buffer (hashed here; 1 MiB on the thread); `sizeHint`: the
+   * file's size as fstat gave it; `thread`: where to hash (by default the thread, for a large file
+   * while a core is to spare).
+   */
   constructor(
     private readonly handle: FileHandle,
     bufBytes: number,
     sizeHint: number,
+    thread: Sha256Thread | undefined = sizeHint >= THREAD_HASH_MIN_BYTES ? sha256ThreadIfSpare() : undefined,
   ) {
-    const thread = sizeHint >= THREAD_HASH_MIN_BYTES ? sha256Thread() : undefined;
     const shared = thread === undefined ? [] : takeRing();
     if (thread !== undefined && shared.length > 0) {
       this.job = new Sha256Job(thread);

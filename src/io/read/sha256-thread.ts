@@ -7,8 +7,10 @@
 // One thread, started on first use (a small script of its own: it needs node:crypto alone, so it
 // runs the same from the sources and from the bundle), kept while a job waits on it and stopped
 // after IDLE_MS without work. When it cannot start, or once it failed, `sha256Thread()` is
-// undefined and callers hash on their own thread.
+// undefined and callers hash on their own thread; they also do when no core is to spare
+// (`sha256ThreadIfSpare`).
 
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { HashlineError } from '../../core/errors/errors.js';
 
@@ -149,6 +151,17 @@ let thread: Sha256Thread | undefined;
 export function sha256Thread(): Sha256Thread | undefined {
   thread ??= new Sha256Thread();
   return thread.usable ? thread : undefined;
+}
+
+const CORES = os.availableParallelism();
+
+/**
+ * The shared thread when a core is to spare: the load average of the last minute leaves at least
+ * one core idle. On a busy machine the thread only shares a core with this one (or its sibling):
+ * no gain in time, and the handing over costs CPU (measured: docs/BENCHMARKS.md).
+ */
+export function sha256ThreadIfSpare(): Sha256Thread | undefined {
+  return CORES > 1 && (os.loadavg()[0] ?? CORES) <= CORES - 1 ? sha256Thread() : undefined;
 }
 
 /** The size of every shared buffer: a chunk of 1 MiB plus the byte that shows a file's end. */

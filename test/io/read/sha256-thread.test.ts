@@ -2,7 +2,8 @@
 // that feeds it (io/read/hashed-chunks.ts): digests equal node:crypto's for jobs fed in pieces and
 // side by side, a read past the arena's free buffers hashes on the calling thread and still agrees,
 // a cancelled or finished read gives its buffers back, and a thread stopped under a job fails that
-// job with a code (never a digest of other bytes).
+// job with a code (never a digest of other bytes). The reads are handed the thread whatever the
+// machine's load (by default they use it only while a core is to spare).
 
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
@@ -56,7 +57,7 @@ test('a chunked read hashes every byte once, on the thread or (past the free buf
         const fh = await open(file, 'w+');
         try {
           await fh.writeFile(bytes);
-          const chunks = new HashedChunks(fh, Math.min(1024 * 1024, Math.max(size + 1, 4096)), size);
+          const chunks = new HashedChunks(fh, Math.min(1024 * 1024, Math.max(size + 1, 4096)), size, size >= THREAD_HASH_MIN_BYTES ? sha256Thread() : undefined);
           const seen: Buffer[] = [];
           for (let c = await chunks.next(); c !== null; c = await chunks.next()) seen.push(Buffer.from(c));
           assert.equal(await chunks.digest(), sha(bytes), `size ${size}${exhaust ? ', arena taken' : ''}`);
@@ -81,7 +82,7 @@ test('a cancelled chunked read stops with the code aborted and its buffers come 
     const fh = await open(path.join(sb.root, 'big.bin'));
     const ac = new AbortController();
     try {
-      const chunks = new HashedChunks(fh, 1024 * 1024, 6 * SHARED_BYTES);
+      const chunks = new HashedChunks(fh, 1024 * 1024, 6 * SHARED_BYTES, sha256Thread());
       await chunks.next(ac.signal);
       await chunks.next(ac.signal);
       assert.ok(sharedFree() < free, 'the read holds buffers');
