@@ -63,10 +63,6 @@ export class Sha256Thread {
   private readonly done = new Int32Array(new SharedArrayBuffer(4));
   private idle: NodeJS.Timeout | undefined;
 
-  get usable(): boolean {
-    return !this.broken;
-  }
-
   /** Messages the thread has not worked through yet (read from shared memory: up to date whatever this thread is doing). */
   get queued(): number {
     return this.posted - Atomics.load(this.done, 0);
@@ -125,6 +121,22 @@ export class Sha256Thread {
     void w.terminate();
   }
 
+  /** True once the thread runs (started here if need be); false when it cannot (it is then not tried again). */
+  ready(): boolean {
+    if (this.broken) return false;
+    try {
+      if (this.worker === undefined) {
+        this.worker = this.start();
+        // stopped again unless a job comes
+        this.armIdle();
+      }
+      return true;
+    } catch {
+      this.broken = true;
+      return false;
+    }
+  }
+
   newJob(): number {
     return this.nextId++;
   }
@@ -150,7 +162,7 @@ let thread: Sha256Thread | undefined;
 /** The shared thread, or undefined when it cannot be used (then hash on the calling thread). */
 export function sha256Thread(): Sha256Thread | undefined {
   thread ??= new Sha256Thread();
-  return thread.usable ? thread : undefined;
+  return thread.ready() ? thread : undefined;
 }
 
 const CORES = os.availableParallelism();
