@@ -3,8 +3,8 @@
 // a file's lock, so it keeps in memory the window of each path it touched (versions, tags, texts,
 // seen lines):
 // - a synchronous runner (SQLite) checks the store's change counter (PRAGMA data_version, a few
-//   microseconds) on every question and reloads a path's window when another process committed
-//   meanwhile;
+//   microseconds and a lock of the WAL index) once per synchronous stretch of questions, and
+//   reloads a path's window when another process committed meanwhile;
 // - an asynchronous runner (PostgreSQL) is asked through `load(paths)`, which the tools await before
 //   they look at a path.
 // Writes are queued and the writes of one tool call commit together in one transaction by
@@ -75,6 +75,8 @@ export class DurableHistory implements HistoryStore {
   private readonly windows: PathWindows;
   private readonly texts = new TextCache(TEXT_CACHE_CHARS);
   private lastStamp = Number.NaN;
+  /** The stamp was checked in this synchronous stretch of code (cleared when it ends: see checkStamp). */
+  private stampChecked = false;
   private failure: string | undefined;
   private readonly commits: HistoryCommits;
   /** Commits made by this process (SQLite's data_version leaves them out). */
@@ -174,8 +176,18 @@ export class DurableHistory implements HistoryStore {
     return this.windows.get(path) ?? this.windows.empty(path);
   }
 
-  /** Synchronous runner: another process committed since the windows were loaded: what this one queued goes first, then they are dropped. */
+  /**
+   * Synchronous runner: another process committed since the windows were loaded: what this one
+   * queued goes first, then they are dropped. Asked once per synchronous stretch of questions (a
+   * tool's questions about the files it holds locked, made in one go): within a stretch, a commit
+   * of another process is seen at the next, as one made right after the check would be.
+   */
   private checkStamp(): void {
+    if (this.stampChecked) return;
+    this.stampChecked = true;
+    queueMicrotask(() => {
+      this.stampChecked = false;
+    });
     const stamp = this.runner.stamp!();
     if (stamp === this.lastStamp) return;
     this.flushSync();
