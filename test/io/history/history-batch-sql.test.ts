@@ -164,6 +164,21 @@ test('a group of records leaves the rows the same records leave one by one (SQLi
   }
 });
 
+test('the SQLite store keeps the statement journals of multi-row writes in memory (temp_store = MEMORY), not in temporary files', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-batch-sql-'));
+  try {
+    const r = openStoreRunner(path.join(dir, 'h.sqlite'));
+    if ('error' in r) throw new Error(r.error);
+    const rows = await r.run(function* (): Op<Record<string, unknown>[]> {
+      return yield { sql: 'PRAGMA temp_store', params: [] };
+    }, false);
+    assert.equal(Number(Object.values(rows[0]!)[0]), 2);
+    await r.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 const skip = skipWithoutPostgres();
 let pg: Postgres | undefined;
 before(async () => {
