@@ -3,8 +3,8 @@
 // a file's lock, so it keeps in memory the window of each path it touched (versions, tags, texts,
 // seen lines):
 // - a synchronous runner (SQLite) checks the store's change counter (PRAGMA data_version, a few
-//   microseconds) on every question and reloads a path's window when another process committed
-//   meanwhile;
+//   microseconds and a lock of the WAL index) once per synchronous stretch of questions, and
+//   reloads a path's window when another process committed meanwhile;
 // - an asynchronous runner (PostgreSQL) is asked through `load(paths)`, which the tools await before
 //   they look at a path.
 // Writes are queued and the writes of one tool call commit together in one transaction by
@@ -30,7 +30,7 @@ import { encodeText } from '../../core/text/text-codec.js';
 import {
   addSeen, anchorVersion, ensureRoot, logDeletion, recordVersion, renamePath, touchOp, type Op, type RecordFields,
 } from './history-sql.js';
-import { heldPaths } from './history-batch-sql.js';
+import { recentPaths, type GroupWrite } from './history-batch-sql.js';
 import { makeQuery } from './history-query-api.js';
 import { renamedFrom, type Retention } from './history-queries.js';
 import type { Runner } from './runner.js';
@@ -75,6 +75,8 @@ export class DurableHistory implements HistoryStore {
   private readonly windows: PathWindows;
   private readonly texts = new TextCache(TEXT_CACHE_CHARS);
   private lastStamp = Number.NaN;
+  /** The stamp was checked in this synchronous stretch of code (cleared when it ends: see checkStamp). */
+  private stampChecked = false;
   private failure: string | undefined;
   private readonly commits: HistoryCommits;
   /** Commits made by this process (SQLite's data_version leaves them out). */
@@ -174,8 +176,18 @@ export class DurableHistory implements HistoryStore {
     return this.windows.get(path) ?? this.windows.empty(path);
   }
 
-  /** Synchronous runner: another process committed since the windows were loaded: what this one queued goes first, then they are dropped. */
+  /**
+   * Synchronous runner: another process committed since the windows were loaded: what this one
+   * queued goes first, then they are dropped. Asked once per synchronous stretch of questions (a
+   * tool's questions about the files it holds locked, made in one go): within a stretch, a commit
+   * of another process is seen at the next, as one made right after the check would be.
+   */
   private checkStamp(): void {
+    if (this.stampChecked) return;
+    this.stampChecked = true;
+    queueMicrotask(() => {
+      this.stampChecked = false;
+    });
     const stamp = this.runner.stamp!();
     if (stamp === this.lastStamp) return;
     this.flushSync();
@@ -184,9 +196,10 @@ export class DurableHistory implements HistoryStore {
   }
 
   /**
-   * Synchronous runner: looks up the paths of a group at once (one read, not one per path, as an
-   * archive's files are recorded): those in no window are remembered as such until they are used,
-   * written, or another process commits. One path is left to `window`, which reads it when asked.
+   * Synchronous runner: looks up the paths of a group at once (one read of the store's most
+   * recently used paths, not one per path, as an archive's files or a rewrite's chunk are recorded):
+   * those not among them are in no window, and remembered as such until they are used, written, or
+   * another process commits. One path is left to `window`, which reads it when asked.
    */
   private lookUp(paths: readonly string[]): void {
     if (paths.length < 2) return;
@@ -195,7 +208,8 @@ export class DurableHistory implements HistoryStore {
       const want = paths.filter((p) => !this.windows.has(p) && !this.windows.isAbsent(p) && !this.commits.pending.touches(p));
       if (want.length < 2) return;
       const root = this.root();
-      this.windows.markAbsent(want, this.runner.runSync!(() => heldPaths(root, want), false));
+      const recent = this.runner.runSync!(() => recentPaths(root, this.limits.maxPaths), false);
+      this.windows.markAbsent(want, new Set(recent));
     } catch (e) {
       this.fail(e);
     }
@@ -211,9 +225,9 @@ export class DurableHistory implements HistoryStore {
     try {
       const root = this.rootId!;
       const { limits, texts } = this;
-      // one read for the group: the paths in no window are not read one by one
+      // one read for the group: the paths in no window (not among the most recently used) are not read one by one
       const loaded = await this.runner.run(function* () {
-        const held = paths.length > 1 ? yield* heldPaths(root, paths) : new Set(paths);
+        const held = paths.length > 1 ? new Set(yield* recentPaths(root, limits.maxPaths)) : new Set(paths);
         const out: [string, Window][] = [];
         for (const p of paths) out.push([p, held.has(p) ? yield* loadWindow(root, p, limits, texts) : { versions: [], rank: limits.maxPaths }]);
         return out;
@@ -225,9 +239,9 @@ export class DurableHistory implements HistoryStore {
   }
 
   /** Queues a write (history-commits.ts: the writes of one tool call commit together). */
-  private write(paths: readonly string[], op: (root: number) => Op<unknown>, record?: RecordFields): void {
+  private write(paths: readonly string[], op: (root: number) => Op<unknown>, group?: GroupWrite): void {
     this.windows.written(paths);
-    this.commits.queue(paths, op, record);
+    this.commits.queue(paths, op, group);
   }
 
   /** Commits what is queued, now (synchronous runner). */
@@ -271,7 +285,7 @@ export class DurableHistory implements HistoryStore {
     const sha256 = found?.sha256 ?? sha ?? sha256Hex(data);
     this.texts.set(sha256, text);
     const fields: RecordFields = { path, sha256, tag, kind: 'text', data, op: kind, origin: options.origin, time: Date.now(), limits: this.limits, touch };
-    this.write([path], (root) => recordVersion(root, fields), fields);
+    this.write([path], (root) => recordVersion(root, fields), { record: fields });
     this.windows.used(path, w);
     if (!found) {
       w.versions.push({ sha256, tag, text, seen: new Set() });
@@ -304,7 +318,7 @@ export class DurableHistory implements HistoryStore {
         fresh.push(n);
       }
     }
-    if (fresh.length > 0) this.write([path], (root) => addSeen(root, path, v.sha256, fresh));
+    if (fresh.length > 0) this.write([path], (root) => addSeen(root, path, v.sha256, fresh), { seen: { path, sha256: v.sha256, lines: fresh } });
   }
 
   versions(path: string): readonly Version[] {
@@ -330,13 +344,13 @@ export class DurableHistory implements HistoryStore {
     if (!this.sync) {
       // the database decides: its window may hold versions this process has not loaded
       const sha = i >= 0 ? vs[i]!.sha256 : sha256Hex(encodeText(text));
-      this.write([path], (root) => anchorVersion(root, path, sha));
+      this.write([path], (root) => anchorVersion(root, path, sha), { anchor: { path, sha256: sha } });
     }
     if (i < 0 || i === vs.length - 1) return;
     const [v] = vs.splice(i, 1);
     vs.push(v!);
     this.windows.used(path, this.window(path));
-    if (this.sync) this.write([path], (root) => anchorVersion(root, path, v!.sha256));
+    if (this.sync) this.write([path], (root) => anchorVersion(root, path, v!.sha256), { anchor: { path, sha256: v!.sha256 } });
   }
 
   rename(from: string, to: string, options: { origin?: HistoryOrigin | undefined } = {}): void {
@@ -368,7 +382,7 @@ export class DurableHistory implements HistoryStore {
     }
     if (bytes.length > this.limits.maxStoredBytes) return;
     const fields: RecordFields = { path, sha256: sha256Hex(bytes), tag: null, kind: 'bytes', data: bytes, op: options.kind, origin: options.origin, time, limits: this.limits };
-    this.write([path], (root) => recordVersion(root, fields), fields);
+    this.write([path], (root) => recordVersion(root, fields), { record: fields });
   }
 
   async close(): Promise<void> {

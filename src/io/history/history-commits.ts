@@ -4,7 +4,7 @@
 // caller that never flushes has its writes committed 20 ms later; a synchronous store's writes
 // still queued when the process exits normally commit then. What is queued is a WriteQueue.
 
-import type { RecordFields } from './history-sql.js';
+import type { GroupWrite } from './history-batch-sql.js';
 import type { Runner } from './runner.js';
 import { WriteQueue, type QueuedWrite } from './write-queue.js';
 
@@ -37,9 +37,9 @@ export class HistoryCommits {
   }
 
   /** Queues a write, committed by the next flush (or 20 ms later). */
-  queue(paths: readonly string[], op: QueuedWrite, record?: RecordFields): void {
+  queue(paths: readonly string[], op: QueuedWrite, group?: GroupWrite): void {
     if (this.hooks.failed()) return;
-    this.pending.push(paths, op, record);
+    this.pending.push(paths, op, group);
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       void this.flush();

@@ -70,6 +70,9 @@ export class SqliteRunner implements Runner {
       db.exec('PRAGMA busy_timeout = 10000');
       db.exec('PRAGMA journal_mode = WAL');
       db.exec(this.fullSync ? 'PRAGMA synchronous = FULL' : 'PRAGMA synchronous = NORMAL');
+      // the statement journals of multi-row writes (history-batch-sql.ts) in memory: in temporary
+      // files they were written again and again (about 20 MB per rewrite of 2,000 files)
+      db.exec('PRAGMA temp_store = MEMORY');
       if (existsSync(this.checkMarker)) {
         const result = pragmaValue(db, 'quick_check');
         if (result !== 'ok') throw Object.assign(new Error(`integrity check: ${String(result)}`), { errcode: 11 });

@@ -1,18 +1,19 @@
 // The durable history's queue of writes not yet committed: the operations in order, and which
 // paths they touch, so a window load knows whether committing them first could change what it
 // finds (a write of that path, or a rename, which may pull a path up the window). Taken whole by
-// each commit; records queued one after the other (an archive's files) are taken as one
-// operation that stores them in multi-row statements (history-batch-sql.ts).
+// each commit; records, anchors and marks of seen lines queued one after the other (an archive's
+// files, a structural rewrite's chunk) are taken as one operation that stores them in multi-row
+// statements (history-batch-sql.ts).
 
-import { recordVersions } from './history-batch-sql.js';
-import type { Op, RecordFields } from './history-sql.js';
+import { groupWrites, type GroupWrite } from './history-batch-sql.js';
+import type { Op } from './history-sql.js';
 
 export type QueuedWrite = (root: number) => Op<unknown>;
 
 interface Entry {
   readonly op: QueuedWrite;
-  /** Set for a recordVersion of these fields (`op` does the same alone). */
-  readonly record?: RecordFields;
+  /** Set when `op` is this write alone (it may commit with its neighbours'). */
+  readonly group?: GroupWrite;
 }
 
 export class WriteQueue {
@@ -24,9 +25,9 @@ export class WriteQueue {
     return this.ops.length;
   }
 
-  /** Queues `op`; `record`: `op` is recordVersion of these fields, which may commit with its neighbours'. */
-  push(paths: readonly string[], op: QueuedWrite, record?: RecordFields): void {
-    this.ops.push(record === undefined ? { op } : { op, record });
+  /** Queues `op`; `group`: the write `op` makes, which may commit with its neighbours'. */
+  push(paths: readonly string[], op: QueuedWrite, group?: GroupWrite): void {
+    this.ops.push(group === undefined ? { op } : { op, group });
     for (const p of paths) this.paths.add(p);
     if (paths.length > 1) this.renames = true;
   }
@@ -36,7 +37,7 @@ export class WriteQueue {
     return this.renames || this.paths.has(path);
   }
 
-  /** Everything queued, in order (consecutive records as one operation); the queue is empty afterwards. */
+  /** Everything queued, in order (consecutive group writes as one operation); the queue is empty afterwards. */
   take(): QueuedWrite[] {
     const entries = this.ops;
     this.ops = [];
@@ -45,10 +46,10 @@ export class WriteQueue {
     const out: QueuedWrite[] = [];
     for (let i = 0; i < entries.length; ) {
       let j = i;
-      while (j < entries.length && entries[j]!.record !== undefined) j++;
+      while (j < entries.length && entries[j]!.group !== undefined) j++;
       if (j - i > 1) {
-        const rs = entries.slice(i, j).map((e) => e.record!);
-        out.push((root) => recordVersions(root, rs));
+        const ws = entries.slice(i, j).map((e) => e.group!);
+        out.push((root) => groupWrites(root, ws));
         i = j;
       } else {
         out.push(entries[i]!.op);

@@ -1,6 +1,7 @@
 // The two halves of a structural rewrite over many files: planning one file (a verified read,
 // the rewrite, the per-file warnings) and committing the changed ones in chunks while planning goes
-// on (locks, a re-check of what is on disk, phased atomic writes, history for fs_rollback).
+// on (locks, a re-check of what is on disk, phased atomic writes, history for fs_rollback: a
+// chunk's paths looked up together and its versions committed together).
 
 import { lstatSync } from 'node:fs';
 import { HashlineError, toHashlineError } from '../../core/errors/errors.js';
@@ -167,6 +168,9 @@ async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly Rewri
       }), { signal, syncDirectories: false });
     for (const d of outcome.directories) dirs.add(d);
     const ok = new Set(outcome.written.map((rp) => rp.real));
+    // the chunk's paths looked up together (one read, not a window load per file); its versions
+    // and seen lines, queued one after the other, commit together (io/history/history-batch-sql.ts)
+    await engine.history.load(todo.filter((p) => ok.has(p.candidate.rp.real)).map((p) => p.candidate.rp.real));
     for (const p of todo) {
       if (!ok.has(p.candidate.rp.real)) continue;
       written.push(p.candidate.rp.display);

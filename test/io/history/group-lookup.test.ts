@@ -2,7 +2,9 @@
 // hands its files over): recording the group's new paths then reads the store once, not once per
 // path, and what the history holds is what it holds without the lookup. A path another process
 // recorded after the lookup, or one renamed onto meanwhile, is read again, not taken as new. On
-// PostgreSQL (when on the machine) a group loads in one transaction, with the windows it had.
+// PostgreSQL (when on the machine) a group loads in one transaction, with the windows it had. Paths
+// the store holds out of the window are in no window either; the store's change stamp is read once
+// per synchronous stretch of questions.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,21 +26,27 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A SQLite runner counting its read transactions. */
-function counted(file: string): Runner & { reads: number } {
+/** A SQLite runner counting its read transactions and its reads of the change stamp. */
+function counted(file: string): Runner & { reads: number; stamps: number } {
   const r = openStoreRunner(file, (m) => assert.fail(m));
   if ('error' in r) throw new Error(r.error);
   const runSync = r.runSync!.bind(r);
+  const stamp = r.stamp!.bind(r);
   return Object.assign(r, {
     reads: 0,
+    stamps: 0,
     runSync<T>(op: () => Op<T>, write: boolean): T {
       if (!write) this.reads++;
       return runSync(op, write);
     },
+    stamp(): number {
+      this.stamps++;
+      return stamp();
+    },
   });
 }
 
-function history(file: string): { h: DurableHistory; runner: Runner & { reads: number } } {
+function history(file: string): { h: DurableHistory; runner: Runner & { reads: number; stamps: number } } {
   const runner = counted(file);
   const h = new DurableHistory(runner, { rootName: '/r', limits: DEFAULT_LIMITS, retention: { maxAgeMs: 0, maxVersionsPerFile: 0, maxBytes: 0 } });
   open.push(h);
@@ -81,6 +89,46 @@ test('a path recorded by another process after the lookup, or renamed onto, is r
   h.record('/r/x', 'x\n', { kind: 'made' });
   h.rename('/r/x', '/r/b');
   assert.deepEqual(h.versions('/r/b').map((v) => v.text), ['x\n']);
+});
+
+test('paths the store holds but out of the window are looked up with the group too, and read no more when recorded', async () => {
+  const { h, runner } = history(store());
+  const old = Array.from({ length: 20 }, (_, i) => `/r/old/f${i}`);
+  for (const p of old) h.record(p, `old ${p}\n`, { kind: 'made' });
+  // 60 newer paths push the old ones out of the window (50 paths)
+  for (let i = 0; i < 60; i++) h.record(`/r/new/f${i}`, `new ${i}\n`, { kind: 'made' });
+  await h.flush();
+  const { h: fresh, runner: freshRunner } = history(runner.location);
+  await fresh.load(old);
+  freshRunner.reads = 0;
+  for (const p of old) {
+    assert.deepEqual(fresh.versions(p), [], p);
+    fresh.record(p, `old ${p}\n`);
+    fresh.record(p, `rewritten ${p}\n`, { kind: 'made' });
+  }
+  assert.equal(freshRunner.reads, 0);
+  await fresh.flush();
+  const { h: other } = history(runner.location);
+  assert.deepEqual(other.versions(old[19]!).map((v) => v.text), [`old ${old[19]}\n`, `rewritten ${old[19]}\n`]);
+});
+
+test('the change stamp is read once per synchronous stretch of questions; another process\'s commit is seen at the next', async () => {
+  const file = store();
+  const { h, runner } = history(file);
+  const { h: other } = history(file);
+  h.record('/r/a', 'a1\n', { kind: 'made' });
+  await h.flush();
+  other.root();
+  await Promise.resolve();
+  runner.stamps = 0;
+  for (let i = 0; i < 20; i++) h.record(`/r/s${i}`, `s ${i}\n`, { kind: 'made' });
+  assert.deepEqual(h.versions('/r/a').map((v) => v.text), ['a1\n']);
+  assert.equal(runner.stamps, 1);
+  await h.flush();
+  other.record('/r/a', 'a2\n', { kind: 'made' });
+  await other.flush();
+  assert.deepEqual(h.versions('/r/a').map((v) => v.text), ['a1\n', 'a2\n']);
+  assert.equal(runner.stamps, 2);
 });
 
 const skip = skipWithoutPostgres();

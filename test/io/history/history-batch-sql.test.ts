@@ -1,16 +1,18 @@
-// Records committed together (history-batch-sql.ts) leave the same rows as the same records
-// committed one by one with recordVersion: blobs, heads (with their order), paths (with their order)
-// and log rows, in order, with a text already held, a path recorded twice in one group, content
-// without a tag and a text the group repeats; and in a few statements, not six per record. On
-// SQLite, and on PostgreSQL when it is on the machine (test/helpers/postgres.ts).
+// Writes committed together (history-batch-sql.ts) leave the same rows as the same writes
+// committed one by one (recordVersion, anchorVersion, addSeen): blobs, heads (with their order and
+// seen lines), paths (with their order) and log rows, in order, with a text already held, a path
+// recorded twice in one group, content without a tag and a text the group repeats; a rewrite's
+// chunk (each file's text before, re-anchored, its text after, lines of it marked seen) over paths
+// in and out of the window; random groups over small windows; and in a few statements, not six
+// per record. On SQLite, and on PostgreSQL when it is on the machine (test/helpers/postgres.ts).
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { recordVersions } from '../../../src/io/history/history-batch-sql.js';
-import { ensureRoot, recordVersion, type Op, type Query, type RecordFields } from '../../../src/io/history/history-sql.js';
+import { groupWrites, type GroupWrite } from '../../../src/io/history/history-batch-sql.js';
+import { addSeen, anchorVersion, ensureRoot, recordVersion, type Op, type Query, type RecordFields } from '../../../src/io/history/history-sql.js';
 import { openStoreRunner } from '../../../src/io/history/open-history.js';
 import { PgRunner } from '../../../src/io/history/pg-runner.js';
 import type { Runner } from '../../../src/io/history/runner.js';
@@ -19,9 +21,16 @@ import { skipWithoutPostgres, startPostgres, type Postgres } from '../../helpers
 const limits = { maxPaths: 50, maxVersionsPerPath: 10 };
 const origin = { tool: 'http_put_tar', client: 'http:loopback', batch: 'b1' };
 
-function rec(p: string, text: string | null, sha: string, op = 'made'): RecordFields {
+function rec(p: string, text: string | null, sha: string, op = 'made', lim = limits, touch?: boolean): RecordFields {
   const data = Buffer.from(text ?? `bytes of ${sha}`);
-  return { path: p, sha256: sha, tag: text === null ? null : `T${sha}`, kind: text === null ? 'bytes' : 'text', data, op, origin, time: 1, limits };
+  return { path: p, sha256: sha, tag: text === null ? null : `T${sha}`, kind: text === null ? 'bytes' : 'text', data, op, origin, time: 1, limits: lim, ...(touch === undefined ? {} : { touch }) };
+}
+
+/** One write alone, as history-sql.ts makes it. */
+function* oneWrite(root: number, w: GroupWrite): Op<unknown> {
+  if ('record' in w) return yield* recordVersion(root, w.record);
+  if ('anchor' in w) return yield* anchorVersion(root, w.anchor.path, w.anchor.sha256);
+  return yield* addSeen(root, w.seen.path, w.seen.sha256, w.seen.lines);
 }
 
 /** A history before the group: /r/a holds text s1 (s2 after it). */
@@ -66,22 +75,80 @@ async function dump(runner: Runner): Promise<unknown> {
   };
 }
 
-async function compare(open: (name: string) => Promise<Runner>): Promise<void> {
-  const one = await open('one');
-  const grouped = await open('grouped');
+/**
+ * Runs `setup` one by one on two stores, then each group of `groups` one write at a time on the
+ * first and as one group on the second (each group in its own transaction), comparing the rows
+ * after each group; returns the grouped statements.
+ */
+async function compareGroups(open: (name: string) => Promise<Runner>, setupWrites: readonly GroupWrite[], groups: readonly (readonly GroupWrite[])[], name = ''): Promise<number> {
+  const one = await open(`one${name}`);
+  const grouped = await open(`grouped${name}`);
+  let statements = 0;
   try {
     for (const r of [one, grouped]) {
       const root = await r.run(() => ensureRoot('/r'), true);
-      for (const s of setup) await run(r, () => recordVersion(root.id, s));
+      for (const s of setupWrites) await run(r, () => oneWrite(root.id, s));
     }
-    for (const g of group) await run(one, () => recordVersion(1, g));
-    const statements = await run(grouped, () => recordVersions(1, group));
-    assert.deepEqual(await dump(grouped), await dump(one));
-    assert.ok(statements < group.length / 4, `${statements} statements for ${group.length} records`);
+    for (const [i, g] of groups.entries()) {
+      for (const w of g) await run(one, () => oneWrite(1, w));
+      statements += await run(grouped, () => groupWrites(1, g));
+      assert.deepEqual(await dump(grouped), await dump(one), `group ${i}`);
+    }
   } finally {
     await one.close();
     await grouped.close();
   }
+  return statements;
+}
+
+const records = (rs: readonly RecordFields[]): GroupWrite[] => rs.map((record) => ({ record }));
+
+/** A rewrite's chunk, as fs_ast_edit queues it: per file its text before, re-anchored, its text after, shown lines of it. */
+function chunk(files: readonly string[], before: (f: string) => string, after: (f: string) => string): GroupWrite[] {
+  return files.flatMap((f): GroupWrite[] => [
+    { record: rec(f, before(f), before(f), 'seen') },
+    { anchor: { path: f, sha256: before(f) } },
+    { record: rec(f, after(f), after(f)) },
+    { seen: { path: f, sha256: after(f), lines: [1, 2, 3] } },
+  ]);
+}
+
+/** A seeded generator (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Random groups of every kind of write over 8 paths, 5 texts each, in windows of 3 paths and 2 versions. */
+function randomGroups(seed: number): GroupWrite[][] {
+  const next = random(seed);
+  const pick = (n: number) => Math.floor(next() * n);
+  const small = { maxPaths: 3, maxVersionsPerPath: 2 };
+  return Array.from({ length: 6 }, () => Array.from({ length: 8 + pick(30) }, (): GroupWrite => {
+    const p = `/r/p${pick(8)}`;
+    const t = `${p}:${pick(5)}`;
+    const k = pick(10);
+    if (k < 5) return { record: rec(p, t, t, k < 2 ? 'seen' : 'made', small, pick(2) === 0) };
+    if (k < 6) return { record: rec(p, null, `b${pick(3)}`) };
+    if (k < 8) return { anchor: { path: p, sha256: t } };
+    return { seen: { path: p, sha256: t, lines: [1 + pick(4), 1 + pick(4)] } };
+  }));
+}
+
+async function compare(open: (name: string) => Promise<Runner>): Promise<void> {
+  const statements = await compareGroups(open, records(setup), [records(group)]);
+  assert.ok(statements < group.length / 4, `${statements} statements for ${group.length} records`);
+  // a rewrite's chunks over 80 files, twice (the second time every text is held, most paths out of the window)
+  const files = Array.from({ length: 80 }, (_, i) => `/r/src/f${i}`);
+  const chunks = [0, 1].flatMap(() => [files.slice(0, 32), files.slice(32, 64), files.slice(64)].map((fs) => chunk(fs, (f) => `${f}:before`, (f) => `${f}:after`)));
+  const chunked = await compareGroups(open, [], chunks, '_chunks');
+  assert.ok(chunked < (chunks.flat().length) / 8, `${chunked} statements for ${chunks.flat().length} writes`);
+  for (const seed of [1, 2, 3, 4]) await compareGroups(open, [], randomGroups(seed), `_random${seed}`);
 }
 
 test('a group of records leaves the rows the same records leave one by one (SQLite)', async () => {
@@ -92,6 +159,21 @@ test('a group of records leaves the rows the same records leave one by one (SQLi
       if ('error' in r) throw new Error(r.error);
       return r;
     });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the SQLite store keeps the statement journals of multi-row writes in memory (temp_store = MEMORY), not in temporary files', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hl-batch-sql-'));
+  try {
+    const r = openStoreRunner(path.join(dir, 'h.sqlite'));
+    if ('error' in r) throw new Error(r.error);
+    const rows = await r.run(function* (): Op<Record<string, unknown>[]> {
+      return yield { sql: 'PRAGMA temp_store', params: [] };
+    }, false);
+    assert.equal(Number(Object.values(rows[0]!)[0]), 2);
+    await r.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

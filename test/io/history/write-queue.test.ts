@@ -40,10 +40,10 @@ test('records queued one after the other are taken as one operation; other write
     return undefined;
   };
   const fields = (p: string) => ({ path: p, sha256: p, tag: 'T', kind: 'text' as const, data: new Uint8Array(), op: 'made', time: 1, origin: undefined, limits: { maxPaths: 50, maxVersionsPerPath: 10 } });
-  q.push(['/r/a'], op, fields('/r/a'));
-  q.push(['/r/b'], op, fields('/r/b'));
+  q.push(['/r/a'], op, { record: fields('/r/a') });
+  q.push(['/r/b'], op, { record: fields('/r/b') });
   q.push(['/r/c'], op);
-  q.push(['/r/d'], op, fields('/r/d'));
+  q.push(['/r/d'], op, { record: fields('/r/d') });
   const taken = q.take();
   assert.equal(taken.length, 3);
   assert.notEqual(taken[0], op, 'the two records as one');
