@@ -5,7 +5,7 @@
 // durable store for its log (up to `[history] max_version_bytes`); a deletion and a rename are logged.
 
 import { Buffer } from 'node:buffer';
-import type { HistoryOrigin } from '../core/history/history-store.js';
+import type { HistoryOrigin, RecordOptions } from '../core/history/history-store.js';
 import { lfText, textShape, type TextShape } from '../core/text/text-doc.js';
 import { forgetFile } from '../lang/symbols/symbol-search.js';
 import type { Engine } from './engine.js';
@@ -42,6 +42,20 @@ function textOf(engine: Engine, bytes: Uint8Array, known: KnownContent = {}): { 
   // no BOM, no CR, valid UTF-8: the bytes are encodeText(text), which the history need not redo
   if (shape.bom || !shape.utf8 || buf.indexOf(0x0d) !== -1) return { text: shape.text };
   return { text: shape.text, utf8Of: bytes, ...(sha256 === undefined ? {} : { sha256 }) };
+}
+
+/**
+ * Records `text` as written by a tool and makes it the newest version of `real`. Recording a text
+ * the window already holds keeps its place, and a write first makes the text it replaces the
+ * newest: without this, the same edit made again after a rollback (A → B, rollback to A, A → B)
+ * would leave A newer than B, and fs_rollback "" would answer that B is the oldest version.
+ * (A rollback records its target with `record`: walking back keeps the order.)
+ */
+export function recordMade(engine: Engine, real: string, text: string, options: Omit<RecordOptions, 'kind'> = {}): string | null {
+  const h = engine.history;
+  const tag = h.record(real, text, { ...options, kind: 'made' });
+  if (tag !== null && h.head(real)?.text !== text) h.reanchor(real, text, options.origin === undefined ? {} : { origin: options.origin });
+  return tag;
 }
 
 /** The largest old content a change should hand back for the history (text versions or stored content). */
@@ -95,7 +109,7 @@ export function recordChangeTags(
   }
   if (after === null) return { before: kept, after: null };
   const now = textOf(engine, after, known.after);
-  if (now !== null) return { before: kept, after: h.record(real, now.text, { ...o, kind: 'made', ...(now.utf8Of ? { bytes: now.utf8Of, sha256: now.sha256 } : {}) }) };
+  if (now !== null) return { before: kept, after: recordMade(engine, real, now.text, { ...o, ...(now.utf8Of ? { bytes: now.utf8Of, sha256: now.sha256 } : {}) }) };
   h.keep(real, after, { ...o, kind: 'made' });
   return { before: kept, after: null };
 }

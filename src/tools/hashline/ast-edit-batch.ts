@@ -18,6 +18,7 @@ import { languageForPath, type LanguageInfo } from '../../lang/grammar/registry.
 import { anyOpMayMatch, rewriteText, type RewriteOp } from '../../lang/rewrite/rewrite.js';
 import { rewriteTextInPool } from '../../lang/rewrite/rewrite-pool.js';
 import type { Engine } from '../engine.js';
+import { recordMade } from '../record-change.js';
 
 /**
  * Changed files committed together under one withLocks call (the lock manager takes a call's locks
@@ -180,7 +181,7 @@ async function commitChunk(engine: Engine, chunk: Planned[], ops: readonly Rewri
       engine.history.record(p.candidate.rp.real, loaded.text, recordHints(next.tags?.before, readTextBytes(loaded)));
       engine.history.reanchor(p.candidate.rp.real, loaded.text);
       const hints = recordHints(next.tags?.after, next.textBytes);
-      p.tag = engine.history.record(p.candidate.rp.real, next.text, { kind: 'made', ...hints }) ?? hints.tag ?? computeTag(next.text);
+      p.tag = recordMade(engine, p.candidate.rp.real, next.text, hints) ?? hints.tag ?? computeTag(next.text);
       settle(p);
     }
     for (const f of outcome.failed) {

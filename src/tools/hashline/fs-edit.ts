@@ -36,6 +36,7 @@ import type { Engine } from '../engine.js';
 import { EditResultSchema, type EditResult } from './hashline-results.js';
 import { defineTool, PROCESS_SESSION_ID } from '../tool.js';
 import { withSha256, type InHand } from '../file-identity-fields.js';
+import { recordMade } from '../record-change.js';
 
 const Target = z.strictObject({
   path: z.string().meta({ guide: 'file to edit, relative to the project root' }),
@@ -243,7 +244,7 @@ async function editOne(engine: Engine, target: z.infer<typeof Target>, session: 
       else written.forget(rp.real);
       // (a text longer in UTF-16 units than the byte limit cannot be recorded: skip the scan)
       const recordSha = textBytes === bytes ? sha256Once() : undefined;
-      if (after.length <= engine.history.limits.maxSnapshotBytes && engine.history.record(rp.real, after, { tag: newTag, kind: 'made', bytes: textBytes, sha256: recordSha }) !== null) {
+      if (after.length <= engine.history.limits.maxSnapshotBytes && recordMade(engine, rp.real, after, { tag: newTag, bytes: textBytes, sha256: recordSha }) !== null) {
         engine.history.markSeen(rp.real, after, seen);
         // this session's next stale edit of the file is carried through this one exactly (a stale
         // edit needs the text it read in the history: both texts are versions there)

@@ -25,6 +25,7 @@ import type { Engine } from '../engine.js';
 import { WriteResultSchema, type WriteResult } from './hashline-results.js';
 import { defineTool } from '../tool.js';
 import { withSha256, type InHand } from '../file-identity-fields.js';
+import { recordMade } from '../record-change.js';
 
 const TargetFile = z.strictObject({
   path: z.string().meta({ guide: 'File to create or overwrite, relative to the root' }),
@@ -96,7 +97,7 @@ async function writeOne(engine: Engine, input: string, raw: string, resolved: Re
     if (newMode !== undefined) warnings.push(MADE_EXECUTABLE);
     const written = docText(doc);
     // The agent wrote every line of this text, so every line counts as seen for later edits.
-    if (engine.history.record(rp.real, written, { kind: 'made' }) !== null) {
+    if (recordMade(engine, rp.real, written) !== null) {
       engine.history.markSeen(rp.real, written, Array.from({ length: doc.lines.length }, (_, i) => i + 1));
     }
     const result: Written = warned(display, warnings, computeTag(written));
