@@ -1,6 +1,7 @@
-// GET /v1/fs/tar: resolves the directory through the guard, verifies it by opening it, walks it
-// (no links followed, block-listed members left out, member and byte caps → 413 before the first
-// byte is sent) and returns the archive stream of tar-writer.ts.
+// GET /v1/fs/tar: resolves the directory through the guard, verifies it by opening it, lists it
+// (tar-walk.ts: no links followed, block-listed members left out, member and byte caps → 413
+// before the first byte is sent) and returns the archive stream of tar-writer.ts, which packs the
+// files while it sends.
 
 import type { Readable } from 'node:stream';
 import { HashlineError } from '../../core/errors/errors.js';
@@ -12,7 +13,7 @@ import { TAR_PREFETCH_BYTES_PER_REQUEST, tarPrefetch } from './prefetch-budget.j
 import { walkTree } from './tar-walk.js';
 import { TreeTarStream } from './tar-writer.js';
 
-/** Resolves, checks and pre-walks the directory, then returns the tar stream of it. */
+/** Resolves, checks and lists the directory, then returns the tar stream of it. */
 export async function packDirectory(engine: Engine, limits: HttpLimits, query: { path?: string | undefined }): Promise<Readable> {
   if (query.path === undefined) throw new HashlineError('invalid_arguments', PATH_REQUIRED);
   const rp = await engine.guard.resolve(query.path, 'read');
@@ -28,12 +29,12 @@ export async function packDirectory(engine: Engine, limits: HttpLimits, query: {
   }
   await vh.handle.close();
   const hold = tarPrefetch.hold(TAR_PREFETCH_BYTES_PER_REQUEST);
-  let entries;
+  let listing;
   try {
-    entries = await walkTree(engine.guard, rp.real, rp.display, limits, hold);
+    listing = await walkTree(engine.guard, rp.real, rp.display, limits, hold);
   } catch (e) {
     hold.release();
     throw e;
   }
-  return new TreeTarStream(entries, engine.guard, hold);
+  return new TreeTarStream(listing, engine.guard, hold);
 }

@@ -1,0 +1,84 @@
+// The packing of GET /v1/fs/tar, run while the archive is sent: goes through the listing
+// (tar-walk.ts) in archive order, opens each directory again with the listing's checks (no final
+// link, the descriptor's real path the listed one and inside the read policy), and hands its files
+// in slices of SLICE_FILES to tar-walk-slices.ts, which packs them (open through the directory's
+// descriptor, fstat, and for a small file its header, content and padding) on this thread or on the
+// read thread, into the archive's runs (tar-pack-arena.ts). Directories' and links' headers come
+// from the listing's lstats. `pause` is awaited after each slice: it lets the event loop send
+// and holds the packing while enough is packed ahead of the socket. A directory that cannot be
+// opened again (gone, or no longer that directory) has its files left out.
+
+import { HEADER_ROOM, writeOtherHeader } from './tar-header.js';
+import type { PackArena } from './tar-pack-arena.js';
+import type { TreeEntry } from './tar-tree-entry.js';
+import { openDir, type ListedDir, type TreeListing } from './tar-walk.js';
+import { SLICE_FILES, WalkSlices } from './tar-walk-slices.js';
+
+/**
+ * Packs `listing` into `arena` in archive order, awaiting `pause` after each slice and directory;
+ * returns early once `stopped()` (the client went away). Every descriptor it opens is closed and no
+ * slice is left with the read thread when it returns or throws.
+ */
+export async function packListing(listing: TreeListing, arena: PackArena<TreeEntry>, pause: () => Promise<void>, stopped: () => boolean): Promise<void> {
+  const { root } = listing;
+  if (root.mode === undefined) return; // the directory went away before its listing: an empty archive, as before
+  const slices = new WalkSlices(arena, (e) => packOther(arena, e), listing.pool);
+  try {
+    slices.other(root);
+    for (const dir of listing.dirs) {
+      await packDir(listing, dir, slices, pause, stopped);
+      if (stopped()) return;
+      await slices.pace();
+      await pause();
+      if (stopped()) return;
+    }
+    await slices.finish();
+  } finally {
+    await slices.settle();
+    arena.flush();
+  }
+}
+
+async function packDir(listing: TreeListing, dir: ListedDir, slices: WalkSlices, pause: () => Promise<void>, stopped: () => boolean): Promise<void> {
+  const opened = openDir(listing.guard, dir.abs);
+  if (opened === null) {
+    // its files are left out; the headers of its directories and links are the listing's
+    for (const m of dir.members) if (typeof m !== 'string') slices.other(m);
+    return;
+  }
+  try {
+    let names: string[] = [];
+    let rels: string[] = [];
+    for (const m of dir.members) {
+      if (typeof m !== 'string') {
+        if (names.length > 0) {
+          slices.files(opened, dir.relDir, names, rels);
+          names = [];
+          rels = [];
+        }
+        slices.other(m);
+        continue;
+      }
+      names.push(m);
+      rels.push(dir.relDir + m);
+      if (names.length === SLICE_FILES) {
+        slices.files(opened, dir.relDir, names, rels);
+        names = [];
+        rels = [];
+        await slices.pace();
+        await pause();
+        if (stopped()) return;
+      }
+    }
+    if (names.length > 0) slices.files(opened, dir.relDir, names, rels);
+  } finally {
+    slices.listed(opened);
+  }
+}
+
+/** A directory's or link's header into the arena, or the entry for the writer when the hold is full. */
+function packOther(arena: PackArena<TreeEntry>, e: TreeEntry): void {
+  const buf = arena.room(HEADER_ROOM);
+  const end = arena.at + writeOtherHeader(buf, arena.at, e.kind as 'dir' | 'link', e.rel, e.mode!, e.mtimeMs ?? 0, e.target ?? '');
+  if (!arena.keep(end)) arena.add(e);
+}
