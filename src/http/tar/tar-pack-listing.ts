@@ -4,8 +4,9 @@
 // in slices of SLICE_FILES to tar-walk-slices.ts, which packs them (open through the directory's
 // descriptor, fstat, and for a small file its header, content and padding) on this thread or on the
 // read thread, into the archive's runs (tar-pack-arena.ts). Directories' and links' headers come
-// from the listing's lstats. `pause` is awaited after each slice: it lets the event loop send
-// and holds the packing while enough is packed ahead of the socket. A directory that cannot be
+// from the listing's lstats. It may run while the listing goes on (it waits for the next
+// directory when it has caught up). `pause` is awaited after each slice: it lets the event loop
+// run and holds the packing while enough is packed ahead of the socket. A directory that cannot be
 // opened again (gone, or no longer that directory) has its files left out.
 
 import { HEADER_ROOM, writeOtherHeader } from './tar-header.js';
@@ -21,12 +22,15 @@ import { SLICE_FILES, WalkSlices } from './tar-walk-slices.js';
  */
 export async function packListing(listing: TreeListing, arena: PackArena<TreeEntry>, pause: () => Promise<void>, stopped: () => boolean): Promise<void> {
   const { root } = listing;
-  if (root.mode === undefined) return; // the directory went away before its listing: an empty archive, as before
+  await listed(listing, 0);
+  if (stopped() || root.mode === undefined) return; // the directory went away before its listing: an empty archive, as before
   const slices = new WalkSlices(arena, (e) => packOther(arena, e), listing.pool);
   try {
     slices.other(root);
-    for (const dir of listing.dirs) {
-      await packDir(listing, dir, slices, pause, stopped);
+    for (let i = 0; ; i++) {
+      await listed(listing, i);
+      if (stopped() || i >= listing.dirs.length) break;
+      await packDir(listing, listing.dirs[i]!, slices, pause, stopped);
       if (stopped()) return;
       await slices.pace();
       await pause();
@@ -37,6 +41,11 @@ export async function packListing(listing: TreeListing, arena: PackArena<TreeEnt
     await slices.settle();
     arena.flush();
   }
+}
+
+/** Waits until the listing has its `i`-th directory or has ended. */
+async function listed(listing: TreeListing, i: number): Promise<void> {
+  while (i >= listing.dirs.length && !listing.complete) await new Promise<void>((resolve) => (listing.onGrow = resolve));
 }
 
 async function packDir(listing: TreeListing, dir: ListedDir, slices: WalkSlices, pause: () => Promise<void>, stopped: () => boolean): Promise<void> {

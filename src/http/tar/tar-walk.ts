@@ -3,8 +3,9 @@
 // with one lstat, and checks the member and byte caps, so a 413 comes before any byte. Each
 // directory is opened (O_NOFOLLOW) and its descriptor's real path checked, then listed, and its
 // entries lstat'ed through that descriptor (`/proc/<pid>/fd/N/name`); directories' and links'
-// headers come from those lstats. Nothing is read here: the files are opened and packed while the
-// archive is sent (tar-pack-listing.ts, through each directory opened and checked again). A file
+// headers come from those lstats. Nothing is read here: the files are opened and packed by
+// tar-pack-listing.ts (through each directory opened and checked again), which may start on the
+// directories listed so far while the listing goes on; nothing is sent before the listing ends. A file
 // counts against the member cap from its listing (one gone by the time it is opened is left out of
 // the archive but stays counted), and against the byte cap with the size the listing saw.
 
@@ -44,6 +45,21 @@ export interface TreeListing {
   /** The request's read-ahead hold (the packing takes from it) and the read thread's pool. */
   hold: PrefetchHold;
   pool: TarReadPool;
+  /** The listing has ended (every directory is in `dirs`, `root.mode` is set unless it went away). */
+  complete: boolean;
+  /** Called (once, then cleared) when a directory is added or the listing ends: a packing that caught up waits for it. */
+  onGrow: (() => void) | null;
+}
+
+/** An empty listing of the real directory `dir`, for listTree to fill. */
+export function newListing(guard: PathGuard, dir: string, hold = new PrefetchHold(TAR_PREFETCH_BYTES_PER_REQUEST), pool: TarReadPool = tarReadPool): TreeListing {
+  return { guard, root: { rel: '', abs: dir, kind: 'dir' }, dirs: [], hold, pool, complete: false, onGrow: null };
+}
+
+function grew(listing: TreeListing): void {
+  const go = listing.onGrow;
+  listing.onGrow = null;
+  go?.();
 }
 
 const HAS_PROC_FD = process.platform === 'linux';
@@ -111,16 +127,24 @@ function fileSize(at: string): number {
  * (throws `too_large` past either); nothing is opened but directories, nothing is read. `hold` and
  * `pool` go with the listing to its packing (tar-writer.ts).
  */
-export async function walkTree(
-  guard: PathGuard,
-  dir: string,
-  display: string,
-  caps: TreeCaps,
-  hold = new PrefetchHold(TAR_PREFETCH_BYTES_PER_REQUEST),
-  pool: TarReadPool = tarReadPool,
-): Promise<TreeListing> {
-  const root: TreeEntry = { rel: '', abs: dir, kind: 'dir' };
-  const listing: TreeListing = { guard, root, dirs: [], hold, pool };
+export async function walkTree(guard: PathGuard, dir: string, display: string, caps: TreeCaps, hold?: PrefetchHold, pool?: TarReadPool): Promise<TreeListing> {
+  const listing = newListing(guard, dir, hold, pool);
+  await listTree(listing, display, caps);
+  return listing;
+}
+
+/** Fills `listing` (see walkTree), marking it complete at the end; throws `too_large` past a cap. */
+export async function listTree(listing: TreeListing, display: string, caps: TreeCaps): Promise<void> {
+  try {
+    await list(listing, display, caps);
+  } finally {
+    listing.complete = true;
+    grew(listing);
+  }
+}
+
+async function list(listing: TreeListing, display: string, caps: TreeCaps): Promise<void> {
+  const { guard, root } = listing;
   const stack: TreeEntry[] = [root];
   // members listed so far: a file counts from its listing (one that is gone when read is left out of the archive, still counted here)
   let members = 1;
@@ -165,13 +189,15 @@ export async function walkTree(
         }
         if (++work % WALK_SLICE === 0) await yieldToLoop();
       }
-      if (listed.members.length > 0) listing.dirs.push(listed);
+      if (listed.members.length > 0) {
+        listing.dirs.push(listed);
+        grew(listing);
+      }
     } finally {
       closeSync(opened.fd);
     }
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
   }
-  return listing;
 }
 
 /**

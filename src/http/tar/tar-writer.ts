@@ -1,5 +1,6 @@
 // The archive of GET /v1/fs/tar: a Readable over a listed tree (tar-walk.ts), packed while it is
-// sent (tar-pack-listing.ts, started at the first read). Runs of members the packing wrote
+// sent (tar-pack-listing.ts, started at the first read, or earlier by `pack`, while the listing
+// goes on). Runs of members the packing wrote
 // (tar-pack-arena.ts) are sent as they are; other members are written into one buffer per batch
 // (about 1 MiB or 256 members per `_read`, then the event loop runs again), files among them
 // opened again with every check (tar-walk.ts `openMember`) when their turn comes. The packing
@@ -43,6 +44,7 @@ export class TreeTarStream extends Readable {
   private file: OpenFile | null = null;
   private finished = false;
   private packing: 'idle' | 'running' | 'done' = 'idle';
+  private packed: Promise<void> = Promise.resolve();
   private stopped = false;
   /** `_read` found no item yet: the packing calls it again when it adds some. */
   private starved = false;
@@ -59,7 +61,17 @@ export class TreeTarStream extends Readable {
     this.hold = hold ?? listing.hold;
   }
 
-  /** Starts the packing (at the first read). */
+  /** Starts the packing now (else it starts at the first read); it may start while the listing goes on. */
+  pack(): void {
+    if (this.packing === 'idle') this.startPacking();
+  }
+
+  /** Destroys the stream and resolves once its packing has ended and given back what it held (a refused listing). */
+  async stop(): Promise<void> {
+    this.destroy();
+    await this.packed;
+  }
+
   private startPacking(): void {
     this.packing = 'running';
     // the arena only appends; the stream nulls what it sent
@@ -73,7 +85,7 @@ export class TreeTarStream extends Readable {
         await new Promise<void>((resolve) => (this.caughtUp = resolve));
       }
     };
-    packListing(this.listing, arena, pause, () => this.stopped).then(
+    this.packed = packListing(this.listing, arena, pause, () => this.stopped).then(
       () => {
         this.packing = 'done';
         if (this.stopped) this.hold.release(); // what was packed after the stream ended
