@@ -5,7 +5,7 @@
 // descriptor, fstat, and for a small file its header, content and padding) on this thread or on the
 // read thread, into the archive's runs (tar-pack-arena.ts). Directories' and links' headers come
 // from the listing's lstats. It may run while the listing goes on (it waits for the next
-// directory when it has caught up). `pause` is awaited after each slice: it lets the event loop
+// directory when it has caught up, and leaves the slices to the read thread until the listing ends). `pause` is awaited after each slice: it lets the event loop
 // run and holds the packing while enough is packed ahead of the socket. A directory that cannot be
 // opened again (gone, or no longer that directory) has its files left out.
 
@@ -15,12 +15,23 @@ import type { TreeEntry } from './tar-tree-entry.js';
 import { openDir, type ListedDir, type TreeListing } from './tar-walk.js';
 import { SLICE_FILES, WalkSlices } from './tar-walk-slices.js';
 
+/** How the send paces the packing (tar-writer.ts). */
+export interface PackPace {
+  /** Awaited after each slice and directory: lets the event loop run, waits while enough is packed ahead. */
+  pause: () => Promise<void>;
+  /** The stream ended (the client went away): the packing returns. */
+  stopped: () => boolean;
+  /** The send has nothing packed to go on with. */
+  starving: () => boolean;
+}
+
 /**
- * Packs `listing` into `arena` in archive order, awaiting `pause` after each slice and directory;
- * returns early once `stopped()` (the client went away). Every descriptor it opens is closed and no
+ * Packs `listing` into `arena` in archive order, awaiting `pace.pause` after each slice and directory;
+ * returns early once `pace.stopped()` (the client went away). Every descriptor it opens is closed and no
  * slice is left with the read thread when it returns or throws.
  */
-export async function packListing(listing: TreeListing, arena: PackArena<TreeEntry>, pause: () => Promise<void>, stopped: () => boolean): Promise<void> {
+export async function packListing(listing: TreeListing, arena: PackArena<TreeEntry>, pace: PackPace): Promise<void> {
+  const { pause, stopped } = pace;
   const { root } = listing;
   await listed(listing, 0);
   if (stopped() || root.mode === undefined) return; // the directory went away before its listing: an empty archive, as before
@@ -30,7 +41,7 @@ export async function packListing(listing: TreeListing, arena: PackArena<TreeEnt
     for (let i = 0; ; i++) {
       await listed(listing, i);
       if (stopped() || i >= listing.dirs.length) break;
-      await packDir(listing, listing.dirs[i]!, slices, pause, stopped);
+      await packDir(listing, listing.dirs[i]!, slices, pace);
       if (stopped()) return;
       await slices.pace();
       await pause();
@@ -48,7 +59,8 @@ async function listed(listing: TreeListing, i: number): Promise<void> {
   while (i >= listing.dirs.length && !listing.complete) await new Promise<void>((resolve) => (listing.onGrow = resolve));
 }
 
-async function packDir(listing: TreeListing, dir: ListedDir, slices: WalkSlices, pause: () => Promise<void>, stopped: () => boolean): Promise<void> {
+async function packDir(listing: TreeListing, dir: ListedDir, slices: WalkSlices, pace: PackPace): Promise<void> {
+  const { pause, stopped } = pace;
   const opened = openDir(listing.guard, dir.abs);
   if (opened === null) {
     // its files are left out; the headers of its directories and links are the listing's
@@ -71,6 +83,9 @@ async function packDir(listing: TreeListing, dir: ListedDir, slices: WalkSlices,
       names.push(m);
       rels.push(dir.relDir + m);
       if (names.length === SLICE_FILES) {
+        // while the listing goes on (on this thread), or the send has packed members to go on with,
+        // slices go to the read thread only; this thread packs one itself when the send would wait
+        if (!listing.complete || !pace.starving()) await slices.threadRoom();
         slices.files(opened, dir.relDir, names, rels);
         names = [];
         rels = [];

@@ -32,7 +32,7 @@ interface SliceItem {
 type Item = { entry: TreeEntry } | SliceItem;
 
 export const SLICE_FILES = 32;
-const REMOTE_AHEAD = 2;
+const REMOTE_AHEAD = 4;
 /** Items packed but not yet in the arena (waiting for a slice before them) at most. */
 const MAX_AHEAD = 16;
 
@@ -69,6 +69,15 @@ export class WalkSlices {
   listed(dir: OpenDir): void {
     dir.listed = true;
     if (dir.users === 0) closeSync(dir.fd);
+  }
+
+  /** Waits while the read thread has as many of this walk's slices as it takes (so the next one goes to it). */
+  async threadRoom(): Promise<void> {
+    while (this.remote.length >= REMOTE_AHEAD) {
+      const seen = this.collect();
+      this.drain();
+      if (this.remote.length >= REMOTE_AHEAD) await this.pool.wait(seen);
+    }
   }
 
   /** Waits while too many items wait for a slice before them (the read-ahead stays bounded). */

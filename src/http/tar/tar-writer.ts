@@ -85,7 +85,8 @@ export class TreeTarStream extends Readable {
         await new Promise<void>((resolve) => (this.caughtUp = resolve));
       }
     };
-    this.packed = packListing(this.listing, arena, pause, () => this.stopped).then(
+    const pace = { pause, stopped: () => this.stopped, starving: () => this.starved || this.next >= this.items.length };
+    this.packed = packListing(this.listing, arena, pace).then(
       () => {
         this.packing = 'done';
         if (this.stopped) this.hold.release(); // what was packed after the stream ended
