@@ -31,7 +31,7 @@ interface SliceItem {
 
 type Item = { entry: TreeEntry } | SliceItem;
 
-export const SLICE_FILES = 32;
+export const SLICE_FILES = 128;
 const REMOTE_AHEAD = 4;
 /** Items packed but not yet in the arena (waiting for a slice before them) at most. */
 const MAX_AHEAD = 16;

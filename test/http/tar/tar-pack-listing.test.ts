@@ -20,10 +20,10 @@ function extract(archive: Buffer, into: string): void {
 
 describe('GET /v1/fs/tar packs while it sends', () => {
   test('files changed or removed after the first bytes were sent: archived as they are when their turn comes', async () => {
-    // 30 MiB of files small enough to be packed ahead, before the files that change: more than the
-    // socket's buffers and the packing's lead (tar-writer.ts AHEAD_BYTES) take
+    // 24 MiB of files small enough to be packed ahead (whole slices of them), before the files that
+    // change: more than the socket's buffers and the packing's lead (tar-writer.ts AHEAD_BYTES) take
     const files: Record<string, string | Buffer> = {};
-    for (let i = 0; i < 1000; i++) files[`t/a/f${String(i).padStart(3, '0')}.bin`] = randomBytes(30 * 1024);
+    for (let i = 0; i < 3000; i++) files[`t/a/f${String(i).padStart(4, '0')}.bin`] = randomBytes(8 * 1024);
     files['t/z/grow.txt'] = 'small\n';
     files['t/z/shrink.txt'] = 's'.repeat(5000);
     files['t/z/gone.txt'] = 'gone\n';
@@ -50,8 +50,8 @@ describe('GET /v1/fs/tar packs while it sends', () => {
       assert.equal(await fsp.readFile(path.join(out, 'z/shrink.txt'), 'utf8'), 'abc');
       assert.equal(await fsp.readFile(path.join(out, 'z/same.txt'), 'utf8'), 'same\n');
       await assert.rejects(fsp.access(path.join(out, 'z/gone.txt')));
-      for (let i = 0; i < 1000; i++) {
-        const rel = `a/f${String(i).padStart(3, '0')}.bin`;
+      for (let i = 0; i < 3000; i++) {
+        const rel = `a/f${String(i).padStart(4, '0')}.bin`;
         assert.ok((await fsp.readFile(path.join(out, rel))).equals(files[`t/${rel}`] as Buffer), rel);
       }
       assert.equal(tarPrefetch.available, TAR_PREFETCH_BYTES, 'everything read ahead was given back');

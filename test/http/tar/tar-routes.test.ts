@@ -141,9 +141,10 @@ describe('GET /v1/fs/tar content read during the walk', () => {
   });
 
   test('a client that goes away mid-archive leaves nothing of the read-ahead held and no slice with the read thread', async () => {
-    // 24 MiB: more than the socket's buffers take, so the packing is held ahead of a client that stops reading
+    // 24 MiB of files small enough to be read ahead: more than the socket's buffers take, so the
+    // packing is held ahead of a client that stops reading
     const files: Record<string, Buffer> = {};
-    for (let i = 0; i < 120; i++) files[`t/m${String(i).padStart(3, '0')}.bin`] = randomBytes(200 * 1024);
+    for (let i = 0; i < 3000; i++) files[`t/m${String(i).padStart(4, '0')}.bin`] = randomBytes(8 * 1024);
     const d = await startDaemon({ files });
     const ac = new AbortController();
     try {
