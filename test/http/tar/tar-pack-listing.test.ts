@@ -7,10 +7,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { TAR_PREFETCH_BYTES, tarPrefetch } from '../../../src/http/tar/prefetch-budget.js';
+import { tarReadPool } from '../../../src/http/tar/tar-read-pool.js';
 import { q, startDaemon } from '../harness.js';
 
 function extract(archive: Buffer, into: string): void {
@@ -57,6 +58,32 @@ describe('GET /v1/fs/tar packs while it sends', () => {
       assert.equal(tarPrefetch.available, TAR_PREFETCH_BYTES, 'everything read ahead was given back');
     } finally {
       ac.abort();
+      await d.close();
+    }
+  });
+
+  test('a client that goes away while the tree is listed or the first slices are packed: everything given back, no descriptor open', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 6000; i++) files[`t/d${i % 60}/f${i}.txt`] = 'x'.repeat(3000);
+    const d = await startDaemon({ files, limits: { maxTarMembers: 100_000 } });
+    try {
+      await (await d.call(`/v1/fs/tar?${q({ path: 't' })}`)).arrayBuffer(); // warm: the thread and the server's own descriptors
+      const fds = () => readdirSync('/proc/self/fd').length;
+      const before = fds();
+      const settled = () => tarPrefetch.available === TAR_PREFETCH_BYTES && fds() === before && tarReadPool.inFlightCount === 0;
+      // the abort lands during the listing (the packing already started), around the status line, or mid-archive
+      for (const ms of [2, 5, 8, 12]) {
+        const ac = new AbortController();
+        setTimeout(() => ac.abort(), ms);
+        await d.call(`/v1/fs/tar?${q({ path: 't' })}`, { signal: ac.signal }).then((r) => r.arrayBuffer(), () => undefined).catch(() => undefined);
+        // the server sees the socket close when the client drops it (fetch may keep it a few seconds)
+        const until = Date.now() + 10_000;
+        while (!settled() && Date.now() < until) await new Promise((res) => setTimeout(res, 20));
+        assert.equal(tarPrefetch.available, TAR_PREFETCH_BYTES, `abort at ${ms} ms: the read-ahead given back`);
+        assert.equal(fds(), before, `abort at ${ms} ms: no descriptor left open`);
+        assert.equal(tarReadPool.inFlightCount, 0);
+      }
+    } finally {
       await d.close();
     }
   });
