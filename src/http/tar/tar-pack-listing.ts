@@ -33,7 +33,8 @@ export interface PackPace {
 export async function packListing(listing: TreeListing, arena: PackArena<TreeEntry>, pace: PackPace): Promise<void> {
   const { pause, stopped } = pace;
   const { root } = listing;
-  await listed(listing, 0);
+  // the read thread takes the listing's sizes first (tar-list-sizes.ts): the packing starts once the listing ends
+  await listed(listing, Infinity);
   if (stopped() || root.mode === undefined) return; // the directory went away before its listing: an empty archive, as before
   const slices = new WalkSlices(arena, (e) => packOther(arena, e), listing.pool);
   try {

@@ -2,8 +2,8 @@
 // following links (members the guard's read policy refuses are left out), takes each file's size
 // with one lstat, and checks the member and byte caps, so a 413 comes before any byte. Each
 // directory is opened (O_NOFOLLOW) and its descriptor's real path checked, then listed, and its
-// entries lstat'ed through that descriptor (`/proc/<pid>/fd/N/name`); directories' and links'
-// headers come from those lstats. Nothing is read here: the files are opened and packed by
+// entries lstat'ed through that descriptor (`/proc/<pid>/fd/N/name`: directories' and links'
+// headers come from those lstats, files' sizes from tar-list-sizes.ts, mostly on the read thread). Nothing is read here: the files are opened and packed by
 // tar-pack-listing.ts (through each directory opened and checked again), which may start on the
 // directories listed so far while the listing goes on; nothing is sent before the listing ends. A file
 // counts against the member cap from its listing (one gone by the time it is opened is left out of
@@ -15,6 +15,7 @@ import { HashlineError } from '../../core/errors/errors.js';
 import { treeTooManyBytes, treeTooManyMembers } from '../../core/messages/http.js';
 import type { PathGuard } from '../../io/guard/path-guard.js';
 import { PrefetchHold, TAR_PREFETCH_BYTES_PER_REQUEST } from './prefetch-budget.js';
+import { ListingSizes, MAX_PENDING } from './tar-list-sizes.js';
 import { openRegular } from './tar-pack-files.js';
 import { tarReadPool, type TarReadPool } from './tar-read-pool.js';
 import type { TreeEntry } from './tar-tree-entry.js';
@@ -112,16 +113,6 @@ function walkOther(at: string, entry: TreeEntry): boolean {
   }
 }
 
-/** A listed file's size from an lstat through its directory's descriptor; -1 when it is gone or not a regular file now. */
-function fileSize(at: string): number {
-  try {
-    const st = lstatSync(at, { throwIfNoEntry: false });
-    return st !== undefined && st.isFile() ? st.size : -1;
-  } catch {
-    return -1;
-  }
-}
-
 /**
  * Lists the tree under `dir` (a real directory path) without following links and checks the caps
  * (throws `too_large` past either); nothing is opened but directories, nothing is read. `hold` and
@@ -148,20 +139,33 @@ async function list(listing: TreeListing, display: string, caps: TreeCaps): Prom
   const stack: TreeEntry[] = [root];
   // members listed so far: a file counts from its listing (one that is gone when read is left out of the archive, still counted here)
   let members = 1;
-  let bytes = 0;
   let work = 0;
-  while (stack.length > 0) {
-    const d = stack.pop()!;
+  const sizes = new ListingSizes(listing.pool, caps.maxTarBytes, () => {
+    throw new HashlineError('too_large', treeTooManyBytes(display, caps.maxTarBytes));
+  });
+  try {
+    while (stack.length > 0) {
+      await listDir(stack.pop()!);
+      await sizes.settle(MAX_PENDING);
+    }
+    await sizes.settle(0);
+  } finally {
+    await sizes.close();
+  }
+
+  async function listDir(d: TreeEntry): Promise<void> {
     const opened = openDir(guard, d.abs);
-    if (opened === null) continue; // gone or changed: its header (if listed) stays, its contents are left out
+    if (opened === null) return; // gone or changed: its header (if listed) stays, its contents are left out
     const subdirs: TreeEntry[] = [];
+    const files: string[] = [];
+    let handed = false;
     try {
       if (d === root) root.mode = fstatSync(opened.fd).mode & 0o7777;
       let list: Dirent[];
       try {
         list = readdirSync(opened.prefix, { withFileTypes: true });
       } catch {
-        continue;
+        return;
       }
       list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const relDir = d.rel === '' ? '' : `${d.rel}/`;
@@ -173,13 +177,10 @@ async function list(listing: TreeListing, display: string, caps: TreeCaps): Prom
         if (!guard.admitsReal(abs, 'read')) continue;
         if (members >= caps.maxTarMembers) throw new HashlineError('too_large', treeTooManyMembers(display, caps.maxTarMembers));
         if (kind === 'file') {
+          // counted from its listing; its size (ListingSizes) for the byte cap: one gone by then counts nothing
           members++;
-          const size = fileSize(opened.prefix + e.name);
-          if (size >= 0) {
-            bytes += size;
-            if (bytes > caps.maxTarBytes) throw new HashlineError('too_large', treeTooManyBytes(display, caps.maxTarBytes));
-            listed.members.push(e.name);
-          } // else gone, a link or not a regular file now: left out
+          files.push(e.name);
+          listed.members.push(e.name);
         } else {
           const entry: TreeEntry = { rel: relDir + e.name, abs, kind };
           if (!walkOther(opened.prefix + e.name, entry)) continue;
@@ -193,8 +194,11 @@ async function list(listing: TreeListing, display: string, caps: TreeCaps): Prom
         listing.dirs.push(listed);
         grew(listing);
       }
+      // the descriptor goes with the files' sizes (closed once they are in)
+      handed = files.length > 0;
+      if (handed) sizes.add(opened.fd, opened.prefix, files);
     } finally {
-      closeSync(opened.fd);
+      if (!handed) closeSync(opened.fd);
     }
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
   }
