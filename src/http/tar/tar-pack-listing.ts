@@ -4,8 +4,8 @@
 // in slices of SLICE_FILES to tar-walk-slices.ts, which packs them (open through the directory's
 // descriptor, fstat, and for a small file its header, content and padding) on this thread or on the
 // read thread, into the archive's runs (tar-pack-arena.ts). Directories' and links' headers come
-// from the listing's lstats. It may run while the listing goes on (it waits for the next
-// directory when it has caught up, and leaves the slices to the read thread until the listing ends). `pause` is awaited after each slice: it lets the event loop
+// from the listing's lstats. It starts once the listing has ended (the read thread takes the
+// listing's sizes first). `pause` is awaited after each slice: it lets the event loop
 // run and holds the packing while enough is packed ahead of the socket. A directory that cannot be
 // opened again (gone, or no longer that directory) has its files left out.
 
@@ -34,15 +34,14 @@ export async function packListing(listing: TreeListing, arena: PackArena<TreeEnt
   const { pause, stopped } = pace;
   const { root } = listing;
   // the read thread takes the listing's sizes first (tar-list-sizes.ts): the packing starts once the listing ends
-  await listed(listing, Infinity);
+  while (!listing.complete) await new Promise<void>((resolve) => (listing.onGrow = resolve));
   if (stopped() || root.mode === undefined) return; // the directory went away before its listing: an empty archive, as before
   const slices = new WalkSlices(arena, (e) => packOther(arena, e), listing.pool);
   try {
     slices.other(root);
-    for (let i = 0; ; i++) {
-      await listed(listing, i);
-      if (stopped() || i >= listing.dirs.length) break;
-      await packDir(listing, listing.dirs[i]!, slices, pace);
+    for (const dir of listing.dirs) {
+      if (stopped()) break;
+      await packDir(listing, dir, slices, pace);
       if (stopped()) return;
       await slices.pace();
       await pause();
@@ -53,11 +52,6 @@ export async function packListing(listing: TreeListing, arena: PackArena<TreeEnt
     await slices.settle();
     arena.flush();
   }
-}
-
-/** Waits until the listing has its `i`-th directory or has ended. */
-async function listed(listing: TreeListing, i: number): Promise<void> {
-  while (i >= listing.dirs.length && !listing.complete) await new Promise<void>((resolve) => (listing.onGrow = resolve));
 }
 
 async function packDir(listing: TreeListing, dir: ListedDir, slices: WalkSlices, pace: PackPace): Promise<void> {
@@ -84,9 +78,9 @@ async function packDir(listing: TreeListing, dir: ListedDir, slices: WalkSlices,
       names.push(m);
       rels.push(dir.relDir + m);
       if (names.length === SLICE_FILES) {
-        // while the listing goes on (on this thread), or the send has packed members to go on with,
-        // slices go to the read thread only; this thread packs one itself when the send would wait
-        if (!listing.complete || !pace.starving()) await slices.threadRoom();
+        // while the send has packed members to go on with, slices go to the read thread only; this
+        // thread packs one itself when the send would wait
+        if (!pace.starving()) await slices.threadRoom();
         slices.files(opened, dir.relDir, names, rels);
         names = [];
         rels = [];

@@ -1,8 +1,8 @@
 // GET /v1/fs/tar: resolves the directory through the guard, verifies it by opening it, lists it
 // (tar-walk.ts: no links followed, block-listed members left out, member and byte caps → 413
 // before the first byte is sent) and returns the archive stream of tar-writer.ts, which packs the
-// files while it sends; the packing starts on the directories listed so far while the listing
-// goes on (within the request's hold, given back when the listing is refused).
+// files while it sends; the packing is set to start as soon as the listing ends (stopped, and
+// anything it held given back, when the listing is refused).
 
 import type { Readable } from 'node:stream';
 import { HashlineError } from '../../core/errors/errors.js';

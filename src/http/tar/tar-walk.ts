@@ -4,8 +4,8 @@
 // directory is opened (O_NOFOLLOW) and its descriptor's real path checked, then listed, and its
 // entries lstat'ed through that descriptor (`/proc/<pid>/fd/N/name`: directories' and links'
 // headers come from those lstats, files' sizes from tar-list-sizes.ts, mostly on the read thread). Nothing is read here: the files are opened and packed by
-// tar-pack-listing.ts (through each directory opened and checked again), which may start on the
-// directories listed so far while the listing goes on; nothing is sent before the listing ends. A file
+// tar-pack-listing.ts (through each directory opened and checked again) once the listing has
+// ended; nothing is sent before it ends. A file
 // counts against the member cap from its listing (one gone by the time it is opened is left out of
 // the archive but stays counted), and against the byte cap with the size the listing saw.
 
@@ -48,7 +48,7 @@ export interface TreeListing {
   pool: TarReadPool;
   /** The listing has ended (every directory is in `dirs`, `root.mode` is set unless it went away). */
   complete: boolean;
-  /** Called (once, then cleared) when a directory is added or the listing ends: a packing that caught up waits for it. */
+  /** Called (once, then cleared) when a directory is added or the listing ends: a packing started early waits for it. */
   onGrow: (() => void) | null;
 }
 

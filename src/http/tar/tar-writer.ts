@@ -1,6 +1,6 @@
 // The archive of GET /v1/fs/tar: a Readable over a listed tree (tar-walk.ts), packed while it is
-// sent (tar-pack-listing.ts, started at the first read, or earlier by `pack`, while the listing
-// goes on). Runs of members the packing wrote
+// sent (tar-pack-listing.ts, started at the first read, or earlier by `pack`, to begin as soon
+// as the listing ends). Runs of members the packing wrote
 // (tar-pack-arena.ts) are sent as they are; other members are written into one buffer per batch
 // (about 1 MiB or 256 members per `_read`, then the event loop runs again), files among them
 // opened again with every check (tar-walk.ts `openMember`) when their turn comes. The packing
