@@ -1,10 +1,11 @@
-// Attack: a member of GET /v1/fs/tar swapped between the walk and the moment its content is read.
-// The walk lists the tree and packs what fits its read-ahead hold; a file left for later is opened
-// again when its turn comes. Between the two, the attacker replaces the file with a link to a file
-// outside, replaces its directory with a link to a directory outside, or puts a fifo in its place.
-// The re-open refuses each (O_NOFOLLOW, a regular file, the descriptor's real path inside the
-// policy): the member is left out, nothing outside is archived, and nothing hangs. A file packed by
-// the walk keeps the content read there, through the directory that was checked.
+// Attack: a member of GET /v1/fs/tar swapped between the listing and the moment its content is
+// read. The listing (before the status line) opens no file; the files are opened while the archive
+// is sent, through their directory opened and checked again, or (past the read-ahead hold) by path
+// with every check. Between the two, the attacker replaces the file with a link to a file outside,
+// replaces its directory with a link to a directory outside, or puts a fifo in its place. Each open
+// refuses it (O_NOFOLLOW, a regular file, the descriptor's real path inside the policy): the member
+// is left out, nothing outside is archived, and nothing hangs. A file already packed keeps the
+// content read there, through the directory that was checked.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -28,7 +29,7 @@ after(() => sb.cleanup());
 
 const caps = { maxTarMembers: 1000, maxTarBytes: 1 << 20 };
 
-/** Walks `t` with a hold of `holdBytes`, runs `swap`, then reads the whole archive. */
+/** Lists `t` with a hold of `holdBytes`, runs `swap`, then reads the whole archive. */
 async function packWithSwap(holdBytes: number, swap: () => Promise<void>): Promise<Buffer> {
   const engine = await engineFor(sb.root);
   const top = await fsp.realpath(path.join(sb.root, 't'));
@@ -79,12 +80,34 @@ test('a file left for later, swapped for a fifo: left out without blocking', asy
   assert.ok(names.includes('./z.txt'));
 });
 
-test('a file the walk packed keeps what was read through the checked directory', async () => {
+test('a file swapped for a link after the listing, with the read-ahead open: left out, nothing outside archived', async () => {
   const bytes = await packWithSwap(1 << 20, async () => {
     await fsp.rm(path.join(sb.root, 't/a.txt'));
     await fsp.symlink(path.join(sb.outside, 'secret.txt'), path.join(sb.root, 't/a.txt'));
   });
   assert.ok(!bytes.includes('TOP SECRET'));
-  assert.ok(bytes.includes('inside a'), 'the content read by the walk is archived');
+  const names = await listed(bytes);
+  assert.ok(!names.includes('./a.txt'), 'the swapped member was archived');
+  assert.ok(names.includes('./c.txt') && bytes.includes('inside z'));
+});
+
+test('a file already packed keeps what was read through the checked directory', async () => {
+  const engine = await engineFor(sb.root);
+  const top = await fsp.realpath(path.join(sb.root, 't'));
+  const hold = new PrefetchHold(1 << 20);
+  const stream = new TreeTarStream(await walkTree(engine.guard, top, 't', caps, hold), engine.guard, hold);
+  const chunks: Buffer[] = [];
+  let swapped = false;
+  for await (const c of stream) {
+    chunks.push(c as Buffer);
+    if (!swapped && Buffer.concat(chunks).includes('inside a')) {
+      swapped = true;
+      await fsp.rm(path.join(sb.root, 't/a.txt'));
+      await fsp.symlink(path.join(sb.outside, 'secret.txt'), path.join(sb.root, 't/a.txt'));
+    }
+  }
+  assert.ok(swapped, 'a.txt was packed');
+  const bytes = Buffer.concat(chunks);
+  assert.ok(!bytes.includes('TOP SECRET'));
   assert.ok((await listed(bytes)).includes('./a.txt'));
 });

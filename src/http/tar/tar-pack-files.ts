@@ -4,7 +4,7 @@
 // out), and, when small, its header, content and padding are written into one buffer for the
 // whole slice. The same code runs on the walk's thread and on the read thread (tar-read-pool.ts).
 
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { HEADER_ROOM, memberName, padding, writeHeader, zero } from './tar-header.js';
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -20,6 +20,24 @@ export interface FileSlice {
   rels: string[];
   /** Every `rels[i]` is `relDir + names[i]` (what the read thread is sent instead of `rels`). */
   relDir: string;
+  /** Only the files' sizes are wanted (listSizes: the listing's byte cap), nothing is opened or packed. */
+  sizesOnly?: boolean;
+}
+
+/** Each file's size from an lstat through the directory's descriptor path; -1 when it is gone or not a regular file now. */
+export function listSizes(prefix: string, names: readonly string[]): number[] {
+  const sizes: number[] = new Array(names.length);
+  for (let i = 0; i < names.length; i++) {
+    let size = -1;
+    try {
+      const st = lstatSync(prefix + names[i], { throwIfNoEntry: false });
+      if (st !== undefined && st.isFile()) size = st.size;
+    } catch {
+      // not listable now: left out of the count
+    }
+    sizes[i] = size;
+  }
+  return sizes;
 }
 
 /**

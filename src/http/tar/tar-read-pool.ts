@@ -62,7 +62,7 @@ export class TarReadPool {
     // until the thread has loaded its code, the walk packs every slice itself (no request waits for the start)
     if (t === undefined || Atomics.load(this.signal, 1) === 0) return -1;
     const id = this.nextId++;
-    const req: TarReadRequest = { id, prefix: slice.prefix, names: slice.names.join('\0'), relDir: slice.relDir };
+    const req: TarReadRequest = { id, prefix: slice.prefix, names: slice.names.join('\0'), relDir: slice.relDir, ...(slice.sizesOnly ? { sizesOnly: true } : {}) };
     // the process stays up while a slice is out (a walk waits for it on the shared counter)
     if (this.inFlight.size === 0) t.worker.ref();
     this.inFlight.add(id);

@@ -7,7 +7,7 @@
 // The bundled CLI ships this file as its own small entry (bin/hashline-tar-read.mjs).
 
 import { workerData, type MessagePort } from 'node:worker_threads';
-import { packSlice } from './tar-pack-files.js';
+import { listSizes, packSlice } from './tar-pack-files.js';
 
 /**
  * One slice on the wire: its names in one string (NUL between them: a file name holds neither NUL
@@ -21,6 +21,8 @@ export interface TarReadRequest {
   names: string;
   /** The archive names are `relDir + name`. */
   relDir: string;
+  /** Only the files' sizes (lstat; the listing's byte cap): the reply's starts and ends are -1 and its bytes empty. */
+  sizesOnly?: boolean;
 }
 
 /** Sizes, starts and ends of a packed slice (n of each) in one array, moved with the reply. */
@@ -41,6 +43,12 @@ export interface TarReadData {
   signal: SharedArrayBuffer;
 }
 
+/** A sizes-only reply in the packed slice's shape: nothing packed. */
+function sizesSlice(prefix: string, names: string[]): { sizes: number[]; starts: number[]; ends: number[]; bytes: Buffer } {
+  const none = new Array<number>(names.length).fill(-1);
+  return { sizes: listSizes(prefix, names), starts: none, ends: none, bytes: Buffer.allocUnsafeSlow(0) };
+}
+
 const data = workerData as Partial<TarReadData> | null;
 if (data?.port && data.signal) {
   const { port } = data;
@@ -49,7 +57,7 @@ if (data?.port && data.signal) {
     let reply;
     try {
       const names = req.names.split('\0');
-      const r = packSlice({ prefix: req.prefix, names, rels: names.map((n) => req.relDir + n) });
+      const r = req.sizesOnly ? sizesSlice(req.prefix, names) : packSlice({ prefix: req.prefix, names, rels: names.map((n) => req.relDir + n) });
       const meta = packMeta(r.sizes, r.starts, r.ends);
       // the Buffer is the whole of its own ArrayBuffer (allocUnsafeSlow): it moves, no copy
       reply = { id: req.id, ok: true, meta, bytes: r.bytes.buffer };

@@ -1,4 +1,4 @@
-// One member of GET /v1/fs/tar's pre-walk (tar-walk.ts) that the writer opens itself when its turn
+// One member of GET /v1/fs/tar's listing (tar-walk.ts) that the writer opens itself when its turn
 // comes: shared by the walk and its two-thread slices (tar-walk-slices.ts).
 
 /** A member left for the writer: a file opened again when its turn comes, or a directory or link whose header did not fit the hold. */

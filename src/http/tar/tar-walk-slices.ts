@@ -2,13 +2,11 @@
 // into slices (tar-pack-files.ts); while the read thread (tar-read-pool.ts) has fewer than
 // REMOTE_AHEAD of this walk's slices, the next one goes to it, else the walk packs it itself. Every
 // item (a slice, or a directory's or link's entry) is put into the arena (tar-pack-arena.ts) in
-// order as soon as everything before it is there, the byte cap checked as sizes come in. A
+// order as soon as everything before it is there (the caps were checked by the listing). A
 // directory's descriptor is closed only once its listing is done and no slice of it is still with
 // the thread, so a name is never opened through a descriptor number that was reused.
 
 import { closeSync } from 'node:fs';
-import { HashlineError } from '../../core/errors/errors.js';
-import { treeTooManyBytes } from '../../core/messages/http.js';
 import type { PackArena } from './tar-pack-arena.js';
 import { packSlice, type FileSlice, type PackedSlice } from './tar-pack-files.js';
 import { tarReadPool, type TarReadPool } from './tar-read-pool.js';
@@ -33,8 +31,8 @@ interface SliceItem {
 
 type Item = { entry: TreeEntry } | SliceItem;
 
-export const SLICE_FILES = 32;
-const REMOTE_AHEAD = 2;
+export const SLICE_FILES = 128;
+const REMOTE_AHEAD = 4;
 /** Items packed but not yet in the arena (waiting for a slice before them) at most. */
 const MAX_AHEAD = 16;
 
@@ -42,11 +40,9 @@ export class WalkSlices {
   private readonly items: Array<Item | undefined> = [];
   private head = 0;
   private readonly remote: SliceItem[] = [];
-  private bytes = 0;
 
   constructor(
     private readonly arena: PackArena<TreeEntry>,
-    private readonly caps: { maxTarBytes: number; display: string },
     private readonly packOther: (e: TreeEntry) => void,
     private readonly pool: TarReadPool = tarReadPool,
   ) {}
@@ -75,12 +71,21 @@ export class WalkSlices {
     if (dir.users === 0) closeSync(dir.fd);
   }
 
+  /** Waits while the read thread has as many of this walk's slices as it takes (so the next one goes to it). */
+  async threadRoom(): Promise<void> {
+    while (this.remote.length >= REMOTE_AHEAD) {
+      const seen = this.collect();
+      this.drain();
+      if (this.remote.length >= REMOTE_AHEAD) await this.pool.wait(seen);
+    }
+  }
+
   /** Waits while too many items wait for a slice before them (the read-ahead stays bounded). */
   async pace(): Promise<void> {
     while (this.items.length - this.head > MAX_AHEAD) await this.waitHead();
   }
 
-  /** Everything into the arena (throws `too_large` past the byte cap). */
+  /** Everything into the arena. */
   async finish(): Promise<void> {
     while (this.head < this.items.length) await this.waitHead();
   }
@@ -134,8 +139,6 @@ export class WalkSlices {
     for (let i = 0; i < sizes.length; i++) {
       const size = sizes[i]!;
       if (size < 0) continue; // gone, a link or not a regular file now
-      this.bytes += size;
-      if (this.bytes > this.caps.maxTarBytes) throw new HashlineError('too_large', treeTooManyBytes(this.caps.display, this.caps.maxTarBytes));
       if (starts[i]! >= 0 && this.arena.adopt(bytes, starts[i]!, ends[i]!)) continue;
       this.arena.add({ rel: rels[i]!, abs: `${item.dir.abs}/${names[i]}`, kind: 'file' });
     }

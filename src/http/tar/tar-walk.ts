@@ -1,39 +1,66 @@
-// The pre-walk of GET /v1/fs/tar: lists a directory tree without following links (members the
-// guard's read policy refuses are left out, the member and byte caps checked before the first byte
-// is sent). Each directory is opened once (O_NOFOLLOW) and its descriptor's real path checked, then
-// listed and its entries opened or lstat'ed through that descriptor (`/proc/<pid>/fd/N/name`): a
-// file is read from the directory that was checked even if a parent is swapped for a link
-// meanwhile, with no per-file path check. A directory's files go in slices of SLICE_FILES to
-// tar-walk-slices.ts, which packs them (open, fstat, and for a small file its header, content and
-// padding: tar-pack-files.ts) on this thread or on the read thread, and puts them into the
-// archive's runs (tar-pack-arena.ts) in order within the request's read-ahead hold
-// (prefetch-budget.ts). Directories' and links' headers are written here. Per-file calls are
-// synchronous, in bounded slices (the event loop runs in between): a thread-pool round trip per
-// call is what would otherwise bound the throughput. A file counts against the member cap from its
-// listing (one gone by the time it is opened is left out of the archive but stays counted).
+// The listing of GET /v1/fs/tar, made before the status line: lists a directory tree without
+// following links (members the guard's read policy refuses are left out), takes each file's size
+// with one lstat, and checks the member and byte caps, so a 413 comes before any byte. Each
+// directory is opened (O_NOFOLLOW) and its descriptor's real path checked, then listed, and its
+// entries lstat'ed through that descriptor (`/proc/<pid>/fd/N/name`: directories' and links'
+// headers come from those lstats, files' sizes from tar-list-sizes.ts, mostly on the read thread). Nothing is read here: the files are opened and packed by
+// tar-pack-listing.ts (through each directory opened and checked again) once the listing has
+// ended; nothing is sent before it ends. A file
+// counts against the member cap from its listing (one gone by the time it is opened is left out of
+// the archive but stays counted), and against the byte cap with the size the listing saw.
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { HashlineError } from '../../core/errors/errors.js';
-import { treeTooManyMembers } from '../../core/messages/http.js';
+import { treeTooManyBytes, treeTooManyMembers } from '../../core/messages/http.js';
 import type { PathGuard } from '../../io/guard/path-guard.js';
 import { PrefetchHold, TAR_PREFETCH_BYTES_PER_REQUEST } from './prefetch-budget.js';
-import { HEADER_ROOM, writeOtherHeader } from './tar-header.js';
-import { PackArena, type PackedRun } from './tar-pack-arena.js';
+import { ListingSizes, MAX_PENDING } from './tar-list-sizes.js';
 import { openRegular } from './tar-pack-files.js';
 import { tarReadPool, type TarReadPool } from './tar-read-pool.js';
 import type { TreeEntry } from './tar-tree-entry.js';
-import { SLICE_FILES, WalkSlices, type OpenDir } from './tar-walk-slices.js';
+import type { OpenDir } from './tar-walk-slices.js';
 
 export type { TreeEntry } from './tar-tree-entry.js';
-
-
-/** The archive in order: runs of members the walk wrote (tar-pack-arena.ts) and members left for the writer. */
-export type TreeItem = TreeEntry | PackedRun;
 
 export interface TreeCaps {
   maxTarMembers: number;
   maxTarBytes: number;
+}
+
+/** One listed directory: its members in archive order, a file by its name, a directory or link by its entry. */
+export interface ListedDir {
+  abs: string;
+  /** The archive names of its members are `relDir + name` ('' for the archived directory itself). */
+  relDir: string;
+  members: Array<string | TreeEntry>;
+}
+
+/** What the packing needs of a listed tree (tar-pack-listing.ts): its directories in archive order. */
+export interface TreeListing {
+  guard: PathGuard;
+  /** The archived directory's own entry (no mode when it could not be opened: then nothing else is listed). */
+  root: TreeEntry;
+  /** Directories in archive order (depth first, names sorted), each listed once. */
+  dirs: ListedDir[];
+  /** The request's read-ahead hold (the packing takes from it) and the read thread's pool. */
+  hold: PrefetchHold;
+  pool: TarReadPool;
+  /** The listing has ended (every directory is in `dirs`, `root.mode` is set unless it went away). */
+  complete: boolean;
+  /** Called (once, then cleared) when a directory is added or the listing ends: a packing started early waits for it. */
+  onGrow: (() => void) | null;
+}
+
+/** An empty listing of the real directory `dir`, for listTree to fill. */
+export function newListing(guard: PathGuard, dir: string, hold = new PrefetchHold(TAR_PREFETCH_BYTES_PER_REQUEST), pool: TarReadPool = tarReadPool): TreeListing {
+  return { guard, root: { rel: '', abs: dir, kind: 'dir' }, dirs: [], hold, pool, complete: false, onGrow: null };
+}
+
+function grew(listing: TreeListing): void {
+  const go = listing.onGrow;
+  listing.onGrow = null;
+  go?.();
 }
 
 const HAS_PROC_FD = process.platform === 'linux';
@@ -54,7 +81,7 @@ function kindOf(e: Dirent): TreeEntry['kind'] | null {
  * names entries through its descriptor (`abs` itself where there is no /proc). Null when it is gone
  * or is not that directory any more.
  */
-function openDir(guard: PathGuard, abs: string): OpenDir | null {
+export function openDir(guard: PathGuard, abs: string): OpenDir | null {
   let fd: number;
   try {
     fd = openSync(abs, DIR_FLAGS);
@@ -87,101 +114,94 @@ function walkOther(at: string, entry: TreeEntry): boolean {
 }
 
 /**
- * Lists the tree under `dir` (a real directory path) without following links, and packs it as it
- * goes (tar-pack-arena.ts; slices of files also on `pool`'s thread) while `hold` takes the bytes;
- * throws `too_large` past the caps. What is packed stays counted in `hold`, which the caller
- * releases when the request ends (TreeTarStream does it when given the same hold; a throw here
- * leaves it to the caller).
+ * Lists the tree under `dir` (a real directory path) without following links and checks the caps
+ * (throws `too_large` past either); nothing is opened but directories, nothing is read. `hold` and
+ * `pool` go with the listing to its packing (tar-writer.ts).
  */
-export async function walkTree(
-  guard: PathGuard,
-  dir: string,
-  display: string,
-  caps: TreeCaps,
-  hold = new PrefetchHold(TAR_PREFETCH_BYTES_PER_REQUEST),
-  pool: TarReadPool = tarReadPool,
-): Promise<TreeItem[]> {
-  const arena = new PackArena<TreeEntry>([], hold);
-  const slices = new WalkSlices(arena, { maxTarBytes: caps.maxTarBytes, display }, (e) => packOther(arena, e), pool);
-  const root: TreeEntry = { rel: '', abs: dir, kind: 'dir' };
+export async function walkTree(guard: PathGuard, dir: string, display: string, caps: TreeCaps, hold?: PrefetchHold, pool?: TarReadPool): Promise<TreeListing> {
+  const listing = newListing(guard, dir, hold, pool);
+  await listTree(listing, display, caps);
+  return listing;
+}
+
+/** Fills `listing` (see walkTree), marking it complete at the end; throws `too_large` past a cap. */
+export async function listTree(listing: TreeListing, display: string, caps: TreeCaps): Promise<void> {
+  try {
+    await list(listing, display, caps);
+  } finally {
+    listing.complete = true;
+    grew(listing);
+  }
+}
+
+async function list(listing: TreeListing, display: string, caps: TreeCaps): Promise<void> {
+  const { guard, root } = listing;
   const stack: TreeEntry[] = [root];
   // members listed so far: a file counts from its listing (one that is gone when read is left out of the archive, still counted here)
   let members = 1;
   let work = 0;
+  const sizes = new ListingSizes(listing.pool, caps.maxTarBytes, () => {
+    throw new HashlineError('too_large', treeTooManyBytes(display, caps.maxTarBytes));
+  });
   try {
     while (stack.length > 0) {
-      const d = stack.pop()!;
-      const opened = openDir(guard, d.abs);
-      if (opened === null) {
-        if (d === root) arena.add(root); // no mode: left out by the writer, as a directory that went away
-        continue;
-      }
-      try {
-        if (d === root) {
-          root.mode = fstatSync(opened.fd).mode & 0o7777;
-          slices.other(root);
-        }
-        let list: Dirent[];
-        try {
-          list = readdirSync(opened.prefix, { withFileTypes: true });
-        } catch {
-          continue;
-        }
-        list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-        const subdirs: TreeEntry[] = [];
-        const relDir = d.rel === '' ? '' : `${d.rel}/`;
-        let names: string[] = [];
-        let rels: string[] = [];
-        for (const e of list) {
-          const kind = kindOf(e);
-          if (kind === null) continue;
-          const abs = `${d.abs}/${e.name}`;
-          if (!guard.admitsReal(abs, 'read')) continue;
-          if (members >= caps.maxTarMembers) throw new HashlineError('too_large', treeTooManyMembers(display, caps.maxTarMembers));
-          const rel = relDir + e.name;
-          if (kind === 'file') {
-            names.push(e.name);
-            rels.push(rel);
-            if (names.length === SLICE_FILES) {
-              slices.files(opened, relDir, names, rels);
-              names = [];
-              rels = [];
-              await slices.pace();
-            }
-          } else {
-            const entry: TreeEntry = { rel, abs, kind };
-            if (!walkOther(opened.prefix + e.name, entry)) continue;
-            if (names.length > 0) {
-              slices.files(opened, relDir, names, rels);
-              names = [];
-              rels = [];
-            }
-            slices.other(entry);
-            if (kind === 'dir') subdirs.push(entry);
-          }
-          members++;
-          if (++work % WALK_SLICE === 0) await yieldToLoop();
-        }
-        if (names.length > 0) slices.files(opened, relDir, names, rels);
-        for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
-      } finally {
-        slices.listed(opened);
-      }
-      await slices.pace();
+      await listDir(stack.pop()!);
+      await sizes.settle(MAX_PENDING);
     }
-    await slices.finish();
+    await sizes.settle(0);
   } finally {
-    await slices.settle();
+    await sizes.close();
   }
-  arena.flush();
-  return arena.out;
-}
 
-/** A directory's or link's header into the arena, or the entry for the writer when the hold is full. */
-function packOther(arena: PackArena<TreeEntry>, e: TreeEntry): void {
-  const buf = arena.room(HEADER_ROOM);
-  const end = arena.at + writeOtherHeader(buf, arena.at, e.kind as 'dir' | 'link', e.rel, e.mode!, e.mtimeMs ?? 0, e.target ?? '');
-  if (!arena.keep(end)) arena.add(e);
+  async function listDir(d: TreeEntry): Promise<void> {
+    const opened = openDir(guard, d.abs);
+    if (opened === null) return; // gone or changed: its header (if listed) stays, its contents are left out
+    const subdirs: TreeEntry[] = [];
+    const files: string[] = [];
+    let handed = false;
+    try {
+      if (d === root) root.mode = fstatSync(opened.fd).mode & 0o7777;
+      let list: Dirent[];
+      try {
+        list = readdirSync(opened.prefix, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const relDir = d.rel === '' ? '' : `${d.rel}/`;
+      const listed: ListedDir = { abs: d.abs, relDir, members: [] };
+      for (const e of list) {
+        const kind = kindOf(e);
+        if (kind === null) continue;
+        const abs = `${d.abs}/${e.name}`;
+        if (!guard.admitsReal(abs, 'read')) continue;
+        if (members >= caps.maxTarMembers) throw new HashlineError('too_large', treeTooManyMembers(display, caps.maxTarMembers));
+        if (kind === 'file') {
+          // counted from its listing; its size (ListingSizes) for the byte cap: one gone by then counts nothing
+          members++;
+          files.push(e.name);
+          listed.members.push(e.name);
+        } else {
+          const entry: TreeEntry = { rel: relDir + e.name, abs, kind };
+          if (!walkOther(opened.prefix + e.name, entry)) continue;
+          members++;
+          listed.members.push(entry);
+          if (kind === 'dir') subdirs.push(entry);
+        }
+        if (++work % WALK_SLICE === 0) await yieldToLoop();
+      }
+      if (listed.members.length > 0) {
+        listing.dirs.push(listed);
+        grew(listing);
+      }
+      // the descriptor goes with the files' sizes (closed once they are in)
+      handed = files.length > 0;
+      if (handed) sizes.add(opened.fd, opened.prefix, files);
+    } finally {
+      if (!handed) closeSync(opened.fd);
+    }
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
+  }
 }
 
 /**

@@ -1,21 +1,33 @@
-// The archive of GET /v1/fs/tar: a Readable over the items of the pre-walk (tar-walk.ts). Runs
-// of members the walk packed (tar-pack-arena.ts) are sent as they are; other members are written
-// into one buffer per batch (about 1 MiB or 256 members per `_read`, then the event loop runs
-// again), files among them opened again with every check (tar-walk.ts `openMember`) when their
-// turn comes. Symlinks are archived as links, hard links as separate files, devices, fifos and
-// sockets never. Headers: tar-header.ts.
+// The archive of GET /v1/fs/tar: a Readable over a listed tree (tar-walk.ts), packed while it is
+// sent (tar-pack-listing.ts, started at the first read, or earlier by `pack`, to begin as soon
+// as the listing ends). Runs of members the packing wrote
+// (tar-pack-arena.ts) are sent as they are; other members are written into one buffer per batch
+// (about 1 MiB or 256 members per `_read`, then the event loop runs again), files among them
+// opened again with every check (tar-walk.ts `openMember`) when their turn comes. The packing
+// stays at most AHEAD_BYTES (or AHEAD_ITEMS members left for later) ahead of what was sent, and
+// stops when the stream is destroyed (a client gone). Symlinks are archived as links, hard links
+// as separate files, devices, fifos and sockets never. Headers: tar-header.ts.
 
 import { closeSync, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { PathGuard } from '../../io/guard/path-guard.js';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { PrefetchHold } from './prefetch-budget.js';
 import { HEADER_ROOM, memberName, padding, writeHeader, writeOtherHeader } from './tar-header.js';
-import { isPackedRun } from './tar-pack-arena.js';
-import { openMember, type TreeEntry, type TreeItem } from './tar-walk.js';
+import { isPackedRun, PackArena, type PackedRun } from './tar-pack-arena.js';
+import { packListing } from './tar-pack-listing.js';
+import { openMember, type TreeEntry, type TreeListing } from './tar-walk.js';
+
+/** The archive in order: runs of members the packing wrote and members left for the writer. */
+type TreeItem = TreeEntry | PackedRun;
 
 const BATCH_BYTES = 1024 * 1024;
 const BATCH_MEMBERS = 256;
 const END_OF_ARCHIVE = 1024;
+/** The packing waits while this many bytes it packed are not sent yet... */
+const AHEAD_BYTES = 8 * 1024 * 1024;
+/** ... or this many items (runs, members left for later). */
+const AHEAD_ITEMS = 2048;
 
 interface OpenFile {
   fd: number;
@@ -23,20 +35,83 @@ interface OpenFile {
   pos: number;
 }
 
-/** The archive of a walked tree, produced on demand: the walk's runs as they are, other members into one buffer per batch. */
+/** The archive of a listed tree, packed and sent on demand: the packing's runs as they are, other members into one buffer per batch. */
 export class TreeTarStream extends Readable {
+  /** The archive's items as the packing adds them (each is let go once sent). */
+  private readonly items: Array<TreeItem | null> = [];
+  private readonly hold: PrefetchHold;
   private next = 0;
   private file: OpenFile | null = null;
   private finished = false;
+  private packing: 'idle' | 'running' | 'done' = 'idle';
+  private packed: Promise<void> = Promise.resolve();
+  private stopped = false;
+  /** `_read` found no item yet: the packing calls it again when it adds some. */
+  private starved = false;
+  /** The packing's wait for the send to catch up. */
+  private caughtUp: (() => void) | null = null;
 
   constructor(
-    /** The walk's items, owned by the stream from here (each is let go once sent). */
-    private readonly items: Array<TreeItem | null>,
+    private readonly listing: TreeListing,
     private readonly guard: PathGuard,
-    /** What the walk packed is counted in: given back as it is sent, and all of it when the stream ends. */
-    private readonly hold?: PrefetchHold,
+    /** What the packing holds is counted in: given back as it is sent, and all of it when the stream ends (the listing's hold if not given). */
+    hold?: PrefetchHold,
   ) {
     super({ highWaterMark: BATCH_BYTES });
+    this.hold = hold ?? listing.hold;
+  }
+
+  /** Starts the packing now (else it starts at the first read); it may start while the listing goes on. */
+  pack(): void {
+    if (this.packing === 'idle') this.startPacking();
+  }
+
+  /** Destroys the stream and resolves once its packing has ended and given back what it held (a refused listing). */
+  async stop(): Promise<void> {
+    this.destroy();
+    await this.packed;
+  }
+
+  private startPacking(): void {
+    this.packing = 'running';
+    // the arena only appends; the stream nulls what it sent
+    const arena = new PackArena<TreeEntry>(this.items as TreeItem[], this.hold);
+    const pause = async () => {
+      arena.flush();
+      this.fed();
+      // the event loop runs (the socket is written) between slices
+      await yieldToLoop();
+      while (!this.stopped && (this.hold.holding >= AHEAD_BYTES || this.items.length - this.next > AHEAD_ITEMS)) {
+        await new Promise<void>((resolve) => (this.caughtUp = resolve));
+      }
+    };
+    const pace = { pause, stopped: () => this.stopped, starving: () => this.starved || this.next >= this.items.length };
+    this.packed = packListing(this.listing, arena, pace).then(
+      () => {
+        this.packing = 'done';
+        if (this.stopped) this.hold.release(); // what was packed after the stream ended
+        else this.fed();
+      },
+      (err: unknown) => {
+        this.packing = 'done';
+        this.hold.release();
+        this.destroy(err as Error);
+      },
+    );
+  }
+
+  /** The packing added items (or ended): a read that found none goes on. */
+  private fed(): void {
+    if (!this.starved || this.stopped) return;
+    this.starved = false;
+    this._read();
+  }
+
+  /** Something was sent: the packing may go on. */
+  private sent(): void {
+    const go = this.caughtUp;
+    this.caughtUp = null;
+    go?.();
   }
 
   /** Writes one entry's header at `off` (and opens a file's content); 0 when it is gone or changed. */
@@ -100,6 +175,7 @@ export class TreeTarStream extends Readable {
       }
       const item = this.items[this.next];
       if (item === undefined) {
+        if (this.packing !== 'done') break; // more to come
         buf.fill(0, off, off + END_OF_ARCHIVE);
         off += END_OF_ARCHIVE;
         this.finished = true;
@@ -114,21 +190,26 @@ export class TreeTarStream extends Readable {
   }
 
   override _read(): void {
-    if (this.finished) return;
+    if (this.finished || this.stopped) return;
+    if (this.packing === 'idle') this.startPacking();
     try {
       for (;;) {
         const run = this.takeRun();
         if (run !== null) {
           this.push(run);
-          if (this.next === this.items.length) {
+          if (this.next === this.items.length && this.packing === 'done') {
             this.finished = true;
             this.push(Buffer.alloc(END_OF_ARCHIVE));
           }
           break;
         }
+        if (this.file === null && this.next === this.items.length && this.packing !== 'done') {
+          this.starved = true; // the packing calls again when it adds items
+          break;
+        }
         const buf = Buffer.allocUnsafe(BATCH_BYTES + HEADER_ROOM);
         const n = this.batch(buf);
-        // nothing written (members that went away, right before a run): go on to the run
+        // nothing written (members that went away, right before a run or the packing's next items): go on
         if (n === 0 && !this.finished) continue;
         this.push(buf.subarray(0, n));
         break;
@@ -137,11 +218,14 @@ export class TreeTarStream extends Readable {
       this.destroy(err as Error);
       return;
     }
+    this.sent();
     if (this.finished) this.push(null);
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.hold?.release();
+    this.stopped = true;
+    this.sent(); // a packing waiting for the send sees it stopped
+    this.hold.release();
     if (this.file) {
       try {
         closeSync(this.file.fd);

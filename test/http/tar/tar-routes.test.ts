@@ -11,6 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import { after, before, describe, test } from 'node:test';
 import { Parser, type ReadEntry } from 'tar';
 import { TAR_PREFETCH_BYTES, tarPrefetch } from '../../../src/http/tar/prefetch-budget.js';
+import { tarReadPool } from '../../../src/http/tar/tar-read-pool.js';
 import { snapshotTree } from '../../helpers/tmp-tree.js';
 import { type Daemon, q, startDaemon } from '../harness.js';
 import { rawTar } from './raw-tar.js';
@@ -20,6 +21,12 @@ interface Listed {
   type: string;
   linkpath: string | undefined;
   body: string;
+}
+
+/** Polls `ok` every 20 ms for up to 5 s. */
+async function waitFor(ok: () => boolean): Promise<void> {
+  const until = Date.now() + 5000;
+  while (!ok() && Date.now() < until) await new Promise((res) => setTimeout(res, 20));
 }
 
 async function listTar(bytes: Uint8Array): Promise<Listed[]> {
@@ -133,23 +140,29 @@ describe('GET /v1/fs/tar content read during the walk', () => {
     }
   });
 
-  test('a client that goes away mid-archive leaves nothing of the read-ahead held', async () => {
+  test('a client that goes away mid-archive leaves nothing of the read-ahead held and no slice with the read thread', async () => {
+    // 24 MiB of files small enough to be read ahead: more than the socket's buffers take, so the
+    // packing is held ahead of a client that stops reading
     const files: Record<string, Buffer> = {};
-    for (let i = 0; i < 40; i++) files[`t/m${String(i).padStart(2, '0')}.bin`] = randomBytes(200 * 1024);
+    for (let i = 0; i < 3000; i++) files[`t/m${String(i).padStart(4, '0')}.bin`] = randomBytes(8 * 1024);
     const d = await startDaemon({ files });
+    const ac = new AbortController();
     try {
-      const ac = new AbortController();
       const r = await d.call(`/v1/fs/tar?${q({ path: 't' })}`, { signal: ac.signal });
       assert.equal(r.status, 200);
       const reader = r.body!.getReader();
       await reader.read();
+      // the client reads no more: the packing goes on until it is held ahead of the socket
+      await waitFor(() => tarPrefetch.available < TAR_PREFETCH_BYTES);
       assert.ok(tarPrefetch.available < TAR_PREFETCH_BYTES, 'content was read ahead');
       ac.abort();
       await reader.cancel().catch(() => undefined);
-      const until = Date.now() + 5000;
-      while (tarPrefetch.available !== TAR_PREFETCH_BYTES && Date.now() < until) await new Promise((res) => setTimeout(res, 20));
+      await waitFor(() => tarPrefetch.available === TAR_PREFETCH_BYTES && tarReadPool.inFlightCount === 0);
       assert.equal(tarPrefetch.available, TAR_PREFETCH_BYTES);
+      assert.equal(tarReadPool.inFlightCount, 0);
     } finally {
+      // a failed assertion must not leave the response open: the daemon's close would wait for it forever
+      ac.abort();
       await d.close();
     }
   });
