@@ -3,7 +3,8 @@
 // HASHLINE_TOKEN) a random one is made at start and printed, so no other local user can write
 // through the loopback port; `--no-token` serves without one, on loopback only. SIGTERM
 // and SIGINT stop accepting connections, let requests in flight finish (writes are temp + rename,
-// so one cut short leaves no torn file), close MCP sessions and exit 0.
+// so one cut short leaves no torn file), close MCP sessions and exit 0; connections still open
+// after SHUTDOWN_GRACE_MS, or at a second signal, are closed.
 
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -90,6 +91,9 @@ function historyLine(engine: Engine): string {
   return s.location === undefined ? s.backend : `${s.backend} at ${s.location}`;
 }
 
+/** How long a stop waits for requests in flight before it closes their connections (HASHLINE_SHUTDOWN_GRACE_MS). */
+const SHUTDOWN_GRACE_MS = Number(process.env.HASHLINE_SHUTDOWN_GRACE_MS) > 0 ? Number(process.env.HASHLINE_SHUTDOWN_GRACE_MS) : 10_000;
+
 export async function serveCommand(argv: string[]): Promise<void> {
   const { config, configSource, values } = parseEngineArgs(argv, SERVE_FLAGS);
   const host = (values.host as string | undefined) ?? '127.0.0.1';
@@ -152,10 +156,21 @@ export async function serveCommand(argv: string[]): Promise<void> {
   );
 
   let closing = false;
+  // a client that stops reading (a GET of a large archive left open) would hold the graceful close
+  // for ever: after the grace, or at a second signal, the connections left are closed (a write cut
+  // short leaves no torn file; the history's commits are flushed before the exit all the same)
+  const cut = (why: string) => {
+    process.stderr.write(`hashline: ${why}: closing the connections left\n`);
+    app.server.closeAllConnections();
+  };
   const shutdown = (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      cut(`${signal} again`);
+      return;
+    }
     closing = true;
-    process.stderr.write(`hashline: ${signal}: finishing requests in flight, then exiting\n`);
+    process.stderr.write(`hashline: ${signal}: finishing requests in flight (at most ${SHUTDOWN_GRACE_MS / 1000} s), then exiting\n`);
+    setTimeout(() => cut(`requests still open after ${SHUTDOWN_GRACE_MS / 1000} s`), SHUTDOWN_GRACE_MS).unref();
     app.close().then(
       () => engine.history.close().finally(() => process.exit(0)),
       (e: unknown) => {

@@ -176,3 +176,47 @@ test('--body-idle-timeout-ms: a PUT whose body stalls gets 408 from the real pro
     await sb.cleanup();
   }
 });
+
+/** A tree large enough that its archive fills the socket's buffers long before its end. */
+async function bigTree(root: string): Promise<void> {
+  await fsp.mkdir(path.join(root, 'big'));
+  const chunk = Buffer.alloc(1 << 20, 0x61);
+  for (let i = 0; i < 48; i++) await fsp.writeFile(path.join(root, 'big', `f${i}.txt`), chunk);
+}
+
+/** Starts a GET of the tree's archive and never reads it: the server's writes stall. */
+async function stalledGet(url: string): Promise<import('node:net').Socket> {
+  const { hostname, port } = new URL(url);
+  const socket = (await import('node:net')).connect(Number(port), hostname);
+  socket.on('error', () => undefined);
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  socket.pause();
+  socket.write(`GET /v1/fs/tar?path=big HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
+  // the archive's first bytes arrive (the response is under way), then nothing is read
+  await new Promise<void>((resolve) => socket.once('readable', () => resolve()));
+  return socket;
+}
+
+for (const how of ['a second SIGTERM', 'the grace']) {
+  test(`a stop with a client that no longer reads an archive: ${how} closes its connection and the process exits 0`, async () => {
+    const sb = await makeSandbox({ 'a.txt': 'a\n' });
+    await bigTree(sb.root);
+    const p = spawnServe(['--root', sb.root, '--port', '0', '--no-token'], how === 'the grace' ? { HASHLINE_SHUTDOWN_GRACE_MS: '1500' } : {});
+    try {
+      const [, url] = await waitFor(p.out, /serving on (http:\/\/127\.0\.0\.1:\d+)/);
+      const socket = await stalledGet(url!);
+      p.child.kill('SIGTERM');
+      await waitFor(p.err, /SIGTERM: finishing requests in flight/);
+      const early = await Promise.race([p.exit, new Promise<'waiting'>((r) => setTimeout(() => r('waiting'), 700).unref())]);
+      assert.equal(early, 'waiting', 'the first signal waits for the request in flight');
+      if (how === 'a second SIGTERM') p.child.kill('SIGTERM');
+      const exited = await Promise.race([p.exit, new Promise<'waiting'>((r) => setTimeout(() => r('waiting'), 10_000).unref())]);
+      socket.destroy();
+      assert.equal(exited, 0, p.err());
+      assert.match(p.err(), how === 'the grace' ? /requests still open after 1\.5 s: closing the connections left/ : /SIGTERM again: closing the connections left/);
+    } finally {
+      p.child.kill('SIGKILL');
+      await sb.cleanup();
+    }
+  });
+}
