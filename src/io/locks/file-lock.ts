@@ -11,7 +11,7 @@
 import { lstatSync, unlinkSync, utimesSync } from 'node:fs';
 import { errnoText, HashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { isWithin } from '../../core/config/path-policy.js';
-import { createWhole, readLock, removeStaleTemps, StaleLocks } from './lock-file.js';
+import { createWhole, readLock, readLockText, removeStaleTemps, StaleLocks } from './lock-file.js';
 import { ownerText, parseOwner } from './lock-owner.js';
 import { lockPlace, type LockPlace } from './lock-place.js';
 import { sweepStaleLocks } from './lock-sweep.js';
@@ -46,7 +46,7 @@ let leftoverTimer: NodeJS.Timeout | undefined;
 /** Removes `file` if it is still the lock this process made; false when that failed (it is still there). */
 function unlinkOwn(file: string, text: string): boolean {
   // (the text names this process by pid and start time, and the file: no other process writes it)
-  if (readLock(file)?.text !== text) return true;
+  if (readLockText(file) !== text) return true;
   try {
     unlinkSync(file);
     return true;
