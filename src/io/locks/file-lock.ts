@@ -95,9 +95,19 @@ export class LockManager {
    * waiter that gives up releases its place at once, so those behind it still follow in order.
    */
   private async localAcquire(key: string, options: LockOptions): Promise<() => void> {
-    const prev = this.queues.get(key) ?? Promise.resolve();
+    const queued = this.queues.get(key);
     let release!: () => void;
     const mine = new Promise<void>((r) => (release = r));
+    if (queued === undefined) {
+      // nobody ahead (the common case): the place is taken at once, with no wait to time or abort
+      // (an aborted call is refused by the cross-process step, as when the wait was won at once)
+      this.queues.set(key, mine);
+      void mine.then(() => {
+        if (this.queues.get(key) === mine) this.queues.delete(key);
+      });
+      return release;
+    }
+    const prev = queued;
     const tail = prev.then(() => mine);
     this.queues.set(key, tail);
     // forgotten once everyone queued so far is through (not when a waiter gives up: its
