@@ -61,6 +61,12 @@ export interface AtomicWriteOptions {
    * before it replies.
    */
   frees?: Promise<void>[];
+  /**
+   * What the caller's own lstat found at the target (null: nothing), made with no yield since (so it
+   * is the check's answer): judged here as the check's own would be, without a second lstat. Used
+   * only with `parent` (no yield then before the check).
+   */
+  inspected?: Stats | null;
 }
 
 export interface AtomicWriteResult {
@@ -186,8 +192,8 @@ export async function ensureParents(guard: PathGuard, rp: ResolvedPath): Promise
 export const REWRITE_KEEPS = 0o7777 & ~0o6000;
 
 /** Checks what stands at the target (a link, directory or other non-file is refused); null when nothing does. */
-function inspectTarget(targetPath: string, rp: ResolvedPath, options: AtomicWriteOptions): Stats | null {
-  const existing: Stats | null = lstatSync(targetPath, { throwIfNoEntry: false }) ?? null;
+function inspectTarget(targetPath: string, rp: ResolvedPath, options: AtomicWriteOptions, seen?: Stats | null): Stats | null {
+  const existing: Stats | null = seen !== undefined ? seen : (lstatSync(targetPath, { throwIfNoEntry: false }) ?? null);
   if (existing === null) return null;
   if (options.exclusive) throw new HashlineError('io_error', `\`${rp.display}\` already exists`, { details: { path: rp.display } });
   if (existing.isSymbolicLink()) throw new HashlineError('link_swapped', linkSwapped(rp.display));
@@ -258,7 +264,7 @@ export async function writeAtomic(
   try {
     anchored = options.parent ?? openAnchoredDir(guard, dir, rp.display, target);
     const targetPath = `${anchored.prefix}/${name}`;
-    let existing = inspectTarget(targetPath, rp, options);
+    let existing = inspectTarget(targetPath, rp, options, options.parent === undefined ? undefined : options.inspected);
     tempPath = `${anchored.prefix}/${path.basename(tempNameFor(target))}`;
     fd = openSync(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     const tempFd = fd;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { promises as fsp } from 'node:fs';
+import { closeSync, openSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { toHashlineError } from '../../src/core/errors/errors.js';
@@ -82,4 +82,31 @@ test('a directory in the way is a coded error', async () => {
   const engine = await engineFor(sb.root);
   const rp = await engine.guard.resolve('adir', 'write');
   await assert.rejects(writeAtomic(engine.guard, rp, enc('x')), (e) => toHashlineError(e).code === 'is_directory');
+});
+
+test('with its parent given, a target the caller already looked at is judged from that look, not looked at again', async () => {
+  const engine = await engineFor(sb.root);
+  await fsp.writeFile(path.join(sb.root, 'seen.txt'), 'old\n');
+  await fsp.symlink('data.txt', path.join(sb.root, 'seen-link'));
+  const rp = await engine.guard.resolve('seen.txt', 'write');
+  const dirFd = openSync(sb.root, 'r');
+  try {
+    const parent = { fd: dirFd, prefix: `/proc/self/fd/${dirFd}` };
+    // the caller's look found nothing there: the write counts as a creation (its own lstat would have found the file)
+    const r = await writeAtomic(engine.guard, rp, enc('new\n'), { parent, inspected: null });
+    assert.equal(r.created, true);
+    assert.equal(await fsp.readFile(path.join(sb.root, 'seen.txt'), 'utf8'), 'new\n');
+    // a look that found a link is refused as the check's own would refuse it
+    const linkStat = await fsp.lstat(path.join(sb.root, 'seen-link'));
+    const lrp = await engine.guard.resolve('seen.txt', 'write');
+    await assert.rejects(writeAtomic(engine.guard, lrp, enc('x'), { parent, inspected: linkStat }), (e) => toHashlineError(e).code === 'link_swapped');
+    assert.equal(await fsp.readFile(path.join(sb.root, 'seen.txt'), 'utf8'), 'new\n');
+    // without a parent given, the look is ignored and the target looked at again
+    const again = await writeAtomic(engine.guard, rp, enc('newer\n'), { inspected: null });
+    assert.equal(again.created, false);
+    assert.deepEqual(await temps(sb.root), []);
+  } finally {
+    await fsp.rm(path.join(sb.root, 'seen-link'));
+    closeSync(dirFd);
+  }
 });

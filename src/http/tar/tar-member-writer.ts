@@ -187,11 +187,19 @@ export class MemberWriter {
           st = undefined;
         }
         const rp = guard.resolveInVerifiedDir(parent.abs, name, 'write', st !== undefined);
-        const before = rp.exists ? await this.recorder?.before(rp) : undefined;
+        // (a new file, the common case, is recorded with no `before`: nothing yields from the lstat
+        // above to writeAtomic's check of the target, which takes that lstat's answer instead of its own)
+        const yielded = rp.exists && this.recorder !== undefined;
+        const before = yielded ? await this.recorder!.before(rp) : undefined;
         // an in-memory member (this writer's own buffer) is written as it is, without a yield, and is
         // itself the history's copy; a streamed one is copied while it streams
         const copy = data instanceof Uint8Array ? undefined : this.recorder?.copy();
-        await writeAtomic(guard, rp, copy ? copy.through(data as AsyncIterable<Uint8Array>) : data, { mode, syncDirectory: false, parent: { fd: parent.fd, prefix: parent.prefix } });
+        await writeAtomic(guard, rp, copy ? copy.through(data as AsyncIterable<Uint8Array>) : data, {
+          mode,
+          syncDirectory: false,
+          parent: { fd: parent.fd, prefix: parent.prefix },
+          ...(yielded ? {} : { inspected: st ?? null }),
+        });
         this.written.add(parent.abs);
         if (this.recorder) this.recorder.record(abs, before, copy ? copy.bytes() : keptCopy(data as Uint8Array, this.recorder.limit));
       } finally {

@@ -11,7 +11,7 @@
 import { lstatSync, unlinkSync, utimesSync } from 'node:fs';
 import { errnoText, HashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { isWithin } from '../../core/config/path-policy.js';
-import { createWhole, readLock, removeStaleTemps, StaleLocks } from './lock-file.js';
+import { createWhole, readLock, readLockText, removeStaleTemps, StaleLocks } from './lock-file.js';
 import { ownerText, parseOwner } from './lock-owner.js';
 import { lockPlace, type LockPlace } from './lock-place.js';
 import { sweepStaleLocks } from './lock-sweep.js';
@@ -46,7 +46,7 @@ let leftoverTimer: NodeJS.Timeout | undefined;
 /** Removes `file` if it is still the lock this process made; false when that failed (it is still there). */
 function unlinkOwn(file: string, text: string): boolean {
   // (the text names this process by pid and start time, and the file: no other process writes it)
-  if (readLock(file)?.text !== text) return true;
+  if (readLockText(file) !== text) return true;
   try {
     unlinkSync(file);
     return true;
@@ -95,9 +95,19 @@ export class LockManager {
    * waiter that gives up releases its place at once, so those behind it still follow in order.
    */
   private async localAcquire(key: string, options: LockOptions): Promise<() => void> {
-    const prev = this.queues.get(key) ?? Promise.resolve();
+    const queued = this.queues.get(key);
     let release!: () => void;
     const mine = new Promise<void>((r) => (release = r));
+    if (queued === undefined) {
+      // nobody ahead (the common case): the place is taken at once, with no wait to time or abort
+      // (an aborted call is refused by the cross-process step, as when the wait was won at once)
+      this.queues.set(key, mine);
+      void mine.then(() => {
+        if (this.queues.get(key) === mine) this.queues.delete(key);
+      });
+      return release;
+    }
+    const prev = queued;
     const tail = prev.then(() => mine);
     this.queues.set(key, tail);
     // forgotten once everyone queued so far is through (not when a waiter gives up: its

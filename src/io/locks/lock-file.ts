@@ -8,7 +8,7 @@
 // A stale lock is removed by one contender at a time, under a takeover guard (see takeOver).
 
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fchmodSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, readSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { isPlainRel, lockNameFor } from '../../core/lock-names.js';
 import { TEMP_MARKER } from '../../core/own-names.js';
@@ -32,6 +32,31 @@ export function readLock(file: string): LockSnapshot | null {
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > 4096) return { text: '', ino: st.ino, mtimeMs: st.mtimeMs };
     return { text: readFileSync(fd, 'utf8'), ino: st.ino, mtimeMs: st.mtimeMs };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** readLockText's buffer: one byte more than a lock's text may hold. */
+const TEXT_BUFFER = Buffer.allocUnsafe(4097);
+
+/**
+ * A lock's text as readLock gives it (null: none or unreadable; '' for one too large), for its
+ * holder's check before it removes the lock: one open, one read, one close. (A regular file's read
+ * comes back short only at its end; a FIFO, opened without blocking, or a directory yields no text.)
+ */
+export function readLockText(file: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const n = readSync(fd, TEXT_BUFFER, 0, TEXT_BUFFER.length, 0);
+    return n === TEXT_BUFFER.length ? '' : TEXT_BUFFER.toString('utf8', 0, n);
   } catch {
     return null;
   } finally {

@@ -83,3 +83,34 @@ test('a queued waiter whose signal aborts gives up with `aborted`', async () => 
   // and the lock is free afterwards
   assert.equal(await locks.withLocks([at('/r')], async () => 'free', { timeoutMs: 1000 }), 'free');
 });
+
+test('a lock nobody in this process holds is taken at once: no timer is armed for a wait, and the next caller still queues behind it', async () => {
+  const root = path.join(dir, 'fast');
+  mkdirSync(root, { recursive: true });
+  const locks = new LockManager({ root });
+  const real = globalThis.setTimeout;
+  let armed = 0;
+  globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => {
+    armed++;
+    return real(...args);
+  }) as typeof setTimeout;
+  let h: Awaited<ReturnType<typeof hold>>;
+  try {
+    h = await hold(locks, path.join(root, 'f'));
+  } finally {
+    globalThis.setTimeout = real;
+  }
+  assert.equal(armed, 0);
+  const order: string[] = [];
+  const next = locks.withLocks([path.join(root, 'f')], async () => void order.push('next'), { timeoutMs: 5000 });
+  await new Promise((r) => setImmediate(r));
+  order.push('holder releases');
+  h.release();
+  await h.done;
+  await next;
+  assert.deepEqual(order, ['holder releases', 'next']);
+  // an aborted call finds the lock free and is still refused (by the cross-process step)
+  const ac = new AbortController();
+  ac.abort();
+  await assert.rejects(locks.withLocks([path.join(root, 'f')], async () => undefined, { signal: ac.signal }), (e: unknown) => isHashlineError(e) && e.code === 'aborted');
+});
