@@ -98,7 +98,7 @@ export function shapeOf(n: number, hunks: readonly Hunk[], pieces: readonly Piec
   if (to !== pieces.length) return null;
   // every kept line must be where the map says, and no other line kept (one sweep over the spans)
   let kept = 0;
-  for (const p of pieces) if ('src' in p) kept++;
+  for (let k = 0; k < pieces.length; k++) if ('src' in pieces[k]!) kept++;
   let mapped = 0;
   let delta = 0;
   let k = 0;
