@@ -57,8 +57,16 @@ export function applyHunks(lines: readonly string[], hunks: readonly Hunk[]): Pi
     if (rows) for (const text of rows) out.push({ text });
   };
   push(head);
+  // the lines where a hunk is anchored, in order: the lines between them are kept in one plain loop
+  const anchors = [...new Set([...before.keys(), ...after.keys(), ...ranges.keys()])].sort((a, b) => a - b);
+  let at = 0;
   let i = 0;
   while (i < n) {
+    while (at < anchors.length && anchors[at]! < i) at++;
+    const stop = at < anchors.length ? anchors[at]! : n;
+    for (; i < stop; i++) out.push({ src: i });
+    if (i >= n) break;
+    at++;
     push(before.get(i));
     const r = ranges.get(i);
     if (r !== undefined) {

@@ -3,8 +3,9 @@
 // generic line diff of 10^4 lines with 1,000 changes costs about a second; this costs a few ms).
 // The layout follows jsdiff's structuredPatch with 3 context lines (regions closer than 2×context
 // share a hunk; removals before additions; `\ No newline at end of file` after an unterminated line).
-// The runs of kept lines at both ends (a line copied to its own place, unchanged) are left out of
-// the pass but for the context they give: the change of one line in a long file costs a few lines.
+// The long runs of kept lines (a line copied to its own place, unchanged), at the ends and between
+// changes, are left out of the pass but for the context they give: a few changed lines in a long
+// file cost a few lines each, and one plain loop over the pieces.
 
 import { displayText } from '../text/text-codec.js';
 import { DIFF_CONTEXT_LINES } from '../text/unified-diff.js';
@@ -36,6 +37,14 @@ export interface DiffWindow {
   readonly oldStart: number;
   readonly newStart: number;
   readonly newTotal: number;
+  /** A part of the texts between two left-out runs: whether the whole texts are alike was checked before. */
+  readonly part?: boolean;
+}
+
+function sameTexts(before: DiffSide, after: DiffSide): boolean {
+  if (before.finalNewline !== after.finalNewline || before.lines.length !== after.lines.length) return false;
+  for (let i = 0; i < before.lines.length; i++) if (before.lines[i] !== after.lines[i]) return false;
+  return true;
 }
 
 /** Unified diff of `before` → `after`, where `after` is `pieces` of `before` materialized. */
@@ -63,46 +72,86 @@ function diffOf(path: string, before: DiffSide, pieces: readonly Piece[], after:
 }
 
 /**
- * pieceDiff over the part of the texts between their kept ends, with `context` + 1 kept lines
- * each side; undefined when the ends are too short to be worth it or a piece of the part copies a
- * line outside it. The pass over the whole texts, run on that part, makes the same entries there
- * (each kept line before it is an equal line, with nothing pending), so the same diff.
+ * pieceDiff cut at the long runs of kept lines (a line copied to its own place, unchanged, after
+ * the line before it): the pass runs on each part between two such runs, with `context` + 1 kept
+ * lines each side, and the parts' hunks are joined. Undefined when no run is long enough to leave
+ * out at least half of the lines, or a piece of a part copies a line outside it. The pass over the
+ * whole texts makes the same entries in each part (each kept line of a run after its first is an
+ * equal line, with nothing pending) and no hunk across a run (longer than 2×context), so the same diff.
  */
 function windowed(path: string, before: DiffSide, pieces: readonly Piece[], after: DiffSide, context: number): PieceDiff | undefined {
   const na = before.lines.length;
   const nb = after.lines.length;
   if (pieces.length !== nb) return undefined;
-  const oldTerm = (i: number) => i < na - 1 || before.finalNewline;
-  const newTerm = (k: number) => k < nb - 1 || after.finalNewline;
-  const kept = (i: number, k: number) => {
-    const p = pieces[k]!;
-    return 'src' in p && p.src === i && before.lines[i] === after.lines[k] && oldTerm(i) === newTerm(k);
-  };
-  let head = 0;
-  while (head < na && head < nb && kept(head, head)) head++;
-  let tail = 0;
-  while (tail < na - head && tail < nb - head && kept(na - 1 - tail, nb - 1 - tail)) tail++;
+  const oldLines = before.lines;
+  const newLines = after.lines;
   const margin = context + 1;
-  const skipHead = Math.max(0, head - margin);
-  const skipTail = Math.max(0, tail - margin);
-  // worth it when it leaves out at least half of the lines (the slices are a pass of their own)
-  if (skipHead + skipTail < 2 * margin || 2 * (skipHead + skipTail) < Math.max(na, nb)) return undefined;
-  const endOld = na - skipTail;
-  const part: Piece[] = [];
-  for (let k = skipHead; k < nb - skipTail; k++) {
-    const p = pieces[k]!;
-    if (!('src' in p)) part.push(p);
-    else if (p.src < skipHead || p.src >= endOld) return undefined;
-    else part.push({ src: p.src - skipHead });
+  // the parts as [newFrom, newTo) with the old lines [oldFrom, oldTo) they map to; one plain loop
+  // (this runs once per edit, mostly before the JIT has compiled it: no closure per line)
+  const cuts: number[] = [];
+  let partNew = 0;
+  let partOld = 0;
+  let skipped = 0;
+  let runStart = -1; // new index of the first line of the current run of kept lines, -1: none
+  let runSrc = 0;
+  for (let k = 0; k <= nb; k++) {
+    // a kept line (the last lines of both texts are left to the pass: their terminators may
+    // differ); the first line only when it is the old first line (nothing deleted before it)
+    let src = -1;
+    if (k < nb - 1) {
+      const p = pieces[k]!;
+      if ('src' in p && p.src < na - 1 && oldLines[p.src] === newLines[k] && (k > 0 || p.src === 0)) src = p.src;
+    }
+    if (runStart >= 0 && src >= 0 && src === runSrc + (k - runStart)) continue;
+    if (runStart >= 0) {
+      // the run of new lines [runStart, k) is old lines from runSrc on; its first line may close a
+      // pending change: it stays in the part before (the file's head needs no context before it)
+      const lo = runStart === 0 ? 0 : runStart + margin;
+      const hi = k - margin;
+      if (hi - lo >= margin) {
+        cuts.push(partNew, lo, partOld, runSrc + (lo - runStart));
+        skipped += hi - lo;
+        partNew = hi;
+        partOld = runSrc + (hi - runStart);
+      }
+    }
+    runStart = src >= 0 ? k : -1;
+    runSrc = src;
   }
-  return diffPass(
-    path,
-    { lines: before.lines.slice(skipHead, endOld), finalNewline: skipTail > 0 || before.finalNewline },
-    part,
-    { lines: after.lines.slice(skipHead, nb - skipTail), finalNewline: skipTail > 0 || after.finalNewline },
-    context,
-    { oldStart: skipHead, newStart: skipHead, newTotal: nb },
-  );
+  cuts.push(partNew, nb, partOld, na);
+  // worth it when it leaves out at least half of the lines (the slices are a pass of their own)
+  if (skipped < 2 * margin || 2 * skipped < Math.max(na, nb)) return undefined;
+  // the texts as they were: no diff (the parts skip this check, which holds for the whole texts only)
+  if (sameTexts(before, after)) return { diff: undefined, firstChangedLine: undefined };
+  let body = '';
+  let first: number | undefined;
+  for (let c = 0; c < cuts.length; c += 4) {
+    const newFrom = cuts[c]!;
+    const newTo = cuts[c + 1]!;
+    const oldFrom = cuts[c + 2]!;
+    const oldTo = cuts[c + 3]!;
+    if (newFrom === newTo && oldFrom === oldTo) continue;
+    const part: Piece[] = [];
+    for (let k = newFrom; k < newTo; k++) {
+      const p = pieces[k]!;
+      if (!('src' in p)) part.push(p);
+      else if (p.src < oldFrom || p.src >= oldTo) return undefined;
+      else part.push({ src: p.src - oldFrom });
+    }
+    const last = newTo === nb;
+    const r = diffPass(
+      path,
+      { lines: oldLines.slice(oldFrom, oldTo), finalNewline: !last || before.finalNewline },
+      part,
+      { lines: newLines.slice(newFrom, newTo), finalNewline: !last || after.finalNewline },
+      context,
+      { oldStart: oldFrom, newStart: newFrom, newTotal: nb, part: true },
+    );
+    if (r.diff === undefined) continue;
+    first ??= r.firstChangedLine;
+    body += r.diff.slice(`--- ${path}\n+++ ${path}\n`.length);
+  }
+  return first === undefined ? { diff: undefined, firstChangedLine: undefined } : { diff: `--- ${path}\n+++ ${path}\n${body}`, firstChangedLine: first };
 }
 
 /**
@@ -115,9 +164,7 @@ export function diffPass(path: string, before: DiffSide, pieces: readonly Piece[
   const newTotal = at?.newTotal ?? after.lines.length;
   // pieces can describe a change that leaves the text as it was (a line deleted and the same line
   // added further on): no diff then
-  if (before.finalNewline === after.finalNewline && before.lines.length === after.lines.length && before.lines.every((l, i) => l === after.lines[i])) {
-    return { diff: undefined, firstChangedLine: undefined };
-  }
+  if (at?.part !== true && sameTexts(before, after)) return { diff: undefined, firstChangedLine: undefined };
   const oldTerm = (i: number) => i < before.lines.length - 1 || before.finalNewline;
   const newTerm = (k: number) => k < after.lines.length - 1 || after.finalNewline;
   const same = (i: number, k: number) => before.lines[i] === after.lines[k] && oldTerm(i) === newTerm(k);

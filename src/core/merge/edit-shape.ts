@@ -98,11 +98,19 @@ export function shapeOf(n: number, hunks: readonly Hunk[], pieces: readonly Piec
   if (to !== pieces.length) return null;
   // every kept line must be where the map says, and no other line kept (one sweep over the spans)
   let kept = 0;
-  for (const p of pieces) if ('src' in p) kept++;
+  for (let j = 0; j < pieces.length; j++) if ('src' in pieces[j]!) kept++;
   let mapped = 0;
   let delta = 0;
   let k = 0;
   for (let i = 0; i < n; i++) {
+    // the lines before the next span: one plain loop (this runs once per edit, mostly before the
+    // JIT has compiled it); a text piece has no src
+    const stop = k < spans.length ? Math.min(spans[k]!.lo, n) : n;
+    if (i < stop) {
+      mapped += stop - i;
+      for (; i < stop; i++) if ((pieces[i + delta] as { src?: number } | undefined)?.src !== i) return null;
+      if (i >= n) break;
+    }
     let inside = false;
     while (k < spans.length && spans[k]!.lo <= i) {
       const s = spans[k]!;

@@ -193,12 +193,18 @@ export function reparsesAs(doc: TextDoc, text: string): boolean {
   const n = doc.lines.length;
   if (!doc.utf8 || doc.eol !== '\n') return false;
   if (!doc.bom && text.charCodeAt(0) === 0xfeff) return false;
-  for (let i = 0; i < n - 1; i++) if (doc.endings[i] !== '\n') return false;
+  // one plain loop over the lines: their endings, and their length in all
+  let length = 0;
+  for (let i = 0; i < n - 1; i++) {
+    if (doc.endings[i] !== '\n') return false;
+    length += doc.lines[i]!.length;
+  }
   if (n > 0 && doc.endings[n - 1] !== '\n' && (doc.endings[n - 1] !== '' || doc.lines[n - 1] === '')) return false;
+  if (n > 0) length += doc.lines[n - 1]!.length;
   if (text.includes('\r') || hasEscapedBytes(text) || hasLoneSurrogate(text)) return false;
   // as many LF as line endings: no line holds one of its own
   let lf = 0;
   for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lf++;
   const ended = n > 0 && doc.endings[n - 1] === '' ? n - 1 : n;
-  return lf === ended && text.length === doc.lines.reduce((sum, l) => sum + l.length, 0) + ended;
+  return lf === ended && text.length === length + ended;
 }

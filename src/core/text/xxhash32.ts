@@ -12,10 +12,6 @@ function rotl(x: number, r: number): number {
 
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
-function rotl13(x: number): number {
-  return (x << 13) | (x >>> 19);
-}
-
 function round(acc: number, lane: number): number {
   acc = (acc + Math.imul(lane, P2)) >>> 0;
   acc = rotl(acc, 13);
@@ -85,10 +81,15 @@ export class Xxh32 {
       const count = ((limit - i) >>> 4) + 1;
       const w = new Int32Array(b.buffer, b.byteOffset + i, count * 4);
       for (let j = 0; j < w.length; j += 4) {
-        v1 = Math.imul(rotl13((v1 + Math.imul(w[j]!, P2)) | 0), P1);
-        v2 = Math.imul(rotl13((v2 + Math.imul(w[j + 1]!, P2)) | 0), P1);
-        v3 = Math.imul(rotl13((v3 + Math.imul(w[j + 2]!, P2)) | 0), P1);
-        v4 = Math.imul(rotl13((v4 + Math.imul(w[j + 3]!, P2)) | 0), P1);
+        // the rotation written out (a call per lane costs the most before the JIT compiles the loop)
+        v1 = (v1 + Math.imul(w[j]!, P2)) | 0;
+        v1 = Math.imul((v1 << 13) | (v1 >>> 19), P1);
+        v2 = (v2 + Math.imul(w[j + 1]!, P2)) | 0;
+        v2 = Math.imul((v2 << 13) | (v2 >>> 19), P1);
+        v3 = (v3 + Math.imul(w[j + 2]!, P2)) | 0;
+        v3 = Math.imul((v3 << 13) | (v3 >>> 19), P1);
+        v4 = (v4 + Math.imul(w[j + 3]!, P2)) | 0;
+        v4 = Math.imul((v4 << 13) | (v4 >>> 19), P1);
       }
       i += count * 16;
     }

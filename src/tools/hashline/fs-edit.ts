@@ -78,28 +78,35 @@ function tagOf(input: string): string {
  * context lines when the diff is in the reply.
  */
 function seenAfterEdit(pieces: readonly Piece[], seenBefore: ReadonlySet<number> | undefined, diffShown: boolean): number[] {
+  // plain loops, no closure per line: this runs once per edit, mostly before the JIT has compiled it
   const n = pieces.length;
-  const change = (k: number): boolean => {
-    const p = pieces[k]!;
-    if (!('src' in p)) return true;
-    const prev = k > 0 ? pieces[k - 1]! : undefined;
-    if (prev === undefined) return p.src !== 0;
-    return 'src' in prev && prev.src + 1 !== p.src;
-  };
-  const dist = new Array<number>(n).fill(Infinity);
-  for (let k = 0, last = -Infinity; k < n; k++) {
-    if (change(k)) last = k;
-    dist[k] = k - last;
+  // the changes: a new line, or a kept line that does not follow the line before it
+  const changes: number[] = [];
+  let prevSrc = -1; // -1: the start; -2: a new line (a kept line after one is no change)
+  for (let k = 0; k < n; k++) {
+    const src = (pieces[k] as { src?: number }).src;
+    if (src === undefined) {
+      changes.push(k);
+      prevSrc = -2;
+    } else {
+      if (prevSrc !== -2 && prevSrc + 1 !== src) changes.push(k);
+      prevSrc = src;
+    }
   }
-  for (let k = n - 1, next = Infinity; k >= 0; k--) {
-    if (change(k)) next = k;
-    dist[k] = Math.min(dist[k]!, next - k);
-  }
+  const seen = seenBefore !== undefined && seenBefore.size > 0 ? seenBefore : undefined;
   const out: number[] = [];
-  pieces.forEach((p, k) => {
-    const shown = diffShown ? dist[k]! <= DIFF_CONTEXT_LINES : !('src' in p);
-    if (shown || ('src' in p && seenBefore?.has(p.src + 1))) out.push(k + 1);
-  });
+  let c = 0; // the first change at or after k
+  for (let k = 0; k < n; k++) {
+    while (c < changes.length && changes[c]! < k) c++;
+    const src = (pieces[k] as { src?: number }).src;
+    let shown: boolean;
+    if (diffShown) {
+      const after = c < changes.length ? changes[c]! - k : Infinity;
+      const before = c > 0 ? k - changes[c - 1]! : Infinity;
+      shown = Math.min(after, before) <= DIFF_CONTEXT_LINES;
+    } else shown = src === undefined;
+    if (shown || (src !== undefined && seen?.has(src + 1) === true)) out.push(k + 1);
+  }
   return out;
 }
 

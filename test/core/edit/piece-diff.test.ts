@@ -158,6 +158,53 @@ test('property: leaving out the kept ends gives the same diff, byte for byte, as
   );
 });
 
+test('property: leaving out the long kept runs between changes gives the same diff, byte for byte, as the whole pass', () => {
+  const lineArb = fc.constantFrom('a', 'b', 'c', '', '  x', '}');
+  const side = (lines: string[], finalNewline: boolean) => ({ lines, finalNewline });
+  // runs of kept lines (of lengths around 3 × (context + 1)) between changes: deleted lines, new
+  // rows, copies of any line (moved or duplicated)
+  const change = fc.record({
+    skip: fc.nat({ max: 3 }),
+    rows: fc.array(fc.oneof(fc.record({ src: fc.nat() }), fc.record({ text: lineArb })), { maxLength: 4 }),
+    keep: fc.nat({ max: 30 }),
+  });
+  fc.assert(
+    fc.property(fc.array(lineArb, { minLength: 1, maxLength: 200 }), fc.nat({ max: 30 }), fc.array(change, { maxLength: 5 }), fc.boolean(), fc.boolean(), (lines, head, changes, finalOld, finalNew) => {
+      const na = lines.length;
+      const pieces: Piece[] = [];
+      let o = 0;
+      for (; o < Math.min(head, na); o++) pieces.push({ src: o });
+      for (const c of changes) {
+        o = Math.min(na, o + c.skip);
+        for (const r of c.rows) pieces.push('src' in r ? { src: r.src % na } : r);
+        for (const end = Math.min(na, o + c.keep); o < end; o++) pieces.push({ src: o });
+      }
+      for (; o < na; o++) pieces.push({ src: o });
+      const after = pieces.map((p) => ('src' in p ? lines[p.src]! : p.text));
+      fc.pre(after.length > 0);
+      const a = side(lines, finalOld);
+      const b = side(after, finalNew);
+      assert.deepEqual(pieceDiff('f.txt', a, pieces, b), pieceDiffWhole('f.txt', a, pieces, b));
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test('pieceDiff: three changes in 2,000 lines, numbered as in the whole file', () => {
+  const text = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n') + '\n';
+  const doc = parseDoc(new TextEncoder().encode(text));
+  const lines = textLines(text);
+  const pieces = applyHunks(lines, resolvePlan(parseEditOps('replace 10:\n+a\nreplace 1000:\n+b\ndelete 1990').ops, { lineCount: lines.length, text }));
+  const next = materialize(doc, pieces);
+  const a = { lines: doc.lines, finalNewline: true };
+  const b = { lines: next.lines, finalNewline: true };
+  const r = pieceDiff('f.txt', a, pieces, b);
+  assert.equal(r.firstChangedLine, 10);
+  assert.equal(r.diff?.match(/^@@ /gm)?.length, 3);
+  assert.match(r.diff!, /^@@ -1987,7 \+1987,6 @@\n line 1986\n line 1987\n line 1988\n-line 1989\n line 1990\n/m);
+  assert.deepEqual(r, pieceDiffWhole('f.txt', a, pieces, b));
+});
+
 test('pieceDiff: one line changed in 2,000 reads the lines around it, numbered as in the whole file', () => {
   const text = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n') + '\n';
   const doc = parseDoc(new TextEncoder().encode(text));

@@ -64,6 +64,22 @@ test('a shape that disagrees with the pieces is not kept', () => {
   assert.equal(shapeOf(LINES.length, hunks, pieces.slice(1)), null);
 });
 
+test('a kept line out of place between the spans is found, in any run of them', () => {
+  const lines = Array.from({ length: 40 }, (_, i) => `l${i}`);
+  const hunks = plan(lines, 'replace 10:\n+x\ninsert after 25:\n+y');
+  const pieces = applyHunks(lines, hunks);
+  assert.ok(shapeOf(lines.length, hunks, pieces) !== null);
+  // in the run before the first span, between the spans, after the last: a kept line swapped for
+  // another, for new text of the same length, or for a copy of itself one place on
+  for (const at of [3, 17, 35]) {
+    for (const swap of [{ src: at + 1 }, { text: lines[at]! }]) {
+      const bad = pieces.slice();
+      bad[at] = swap;
+      assert.equal(shapeOf(lines.length, hunks, bad), null, `${at} ${JSON.stringify(swap)}`);
+    }
+  }
+});
+
 test('after a line the session rewrote into two rows, "insert after" lands after the rewrite', () => {
   // the agent read a..g, rewrote line 3 as itself plus a new row, then inserts after line 3 with the old tag
   const prior = edit(LINES, 'replace 3:\n+c\n+new');
