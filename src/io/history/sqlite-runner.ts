@@ -43,6 +43,17 @@ export function moveAside(file: string, now = new Date()): string {
   return aside;
 }
 
+/**
+ * A zero-length byte array whose buffer has no memory (TextEncoder's `encode('')`, an empty file's
+ * bytes) is bound by node:sqlite as NULL, not as an empty blob: an empty version then broke the
+ * store's NOT NULL rule and the whole history fell back to memory. Such a value is bound as a view
+ * of length 0 on a buffer that has memory.
+ */
+const EMPTY_BLOB = new Uint8Array(new ArrayBuffer(1), 0, 0);
+function boundAs(p: unknown): unknown {
+  return p instanceof Uint8Array && p.length === 0 ? EMPTY_BLOB : p;
+}
+
 export class SqliteRunner implements Runner {
   readonly dialect = 'sqlite' as const;
   private handle: SqliteConnection | undefined;
@@ -111,7 +122,7 @@ export class SqliteRunner implements Runner {
       st = db.prepare(q.sql);
       this.stmts.set(q.sql, st);
     }
-    return st.all(...q.params);
+    return st.all(...q.params.map(boundAs));
   }
 
   private execIn<T>(db: SqliteConnection, op: () => Op<T>): T {

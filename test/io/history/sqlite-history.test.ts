@@ -328,3 +328,20 @@ test('a text given with its bytes is found by them: recorded once, with or witho
   assert.equal(b.history.versions(real)[0]!.text, rope);
   assert.ok(b.history.versions(real)[0]!.seen.has(2));
 });
+
+test('an empty version whose bytes have no memory behind them (TextEncoder of "") is stored as an empty blob, not NULL: the store stays durable', async () => {
+  const { open } = await setup({ 'e.txt': '' });
+  const a = await open();
+  const real = path.join(a.guard.realRoot, 'e.txt');
+  const empty = new TextEncoder().encode('');
+  // alone (one row) and beside another version (a multi-row commit, as a tar's members)
+  a.history.record(real, '', { bytes: empty, kind: 'made' });
+  a.history.record(real, 'x\n', { kind: 'made' });
+  await a.history.flush();
+  assert.equal(a.history.status().backend, 'sqlite');
+  assert.equal(a.history.status().warning, undefined);
+  await a.history.close();
+  engines.splice(engines.indexOf(a), 1);
+  const b = await open();
+  assert.deepEqual(b.history.versions(real).map((v) => v.text), ['', 'x\n']);
+});
