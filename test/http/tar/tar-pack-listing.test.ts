@@ -70,7 +70,10 @@ describe('GET /v1/fs/tar packs while it sends', () => {
       await (await d.call(`/v1/fs/tar?${q({ path: 't' })}`)).arrayBuffer(); // warm: the thread and the server's own descriptors
       const fds = () => readdirSync('/proc/self/fd').length;
       const before = fds();
-      const settled = () => tarPrefetch.available === TAR_PREFETCH_BYTES && fds() === before && tarReadPool.inFlightCount === 0;
+      // at most as many as before: the warm GET's kept-alive sockets (client and server side, this one
+      // process) may close meanwhile, so the count can fall by them; a descriptor left open by an
+      // aborted archive adds up over the four aborts
+      const settled = () => tarPrefetch.available === TAR_PREFETCH_BYTES && fds() <= before && tarReadPool.inFlightCount === 0;
       // the abort lands during the listing (the packing already started), around the status line, or mid-archive
       for (const ms of [2, 5, 8, 12]) {
         const ac = new AbortController();
@@ -80,7 +83,7 @@ describe('GET /v1/fs/tar packs while it sends', () => {
         const until = Date.now() + 10_000;
         while (!settled() && Date.now() < until) await new Promise((res) => setTimeout(res, 20));
         assert.equal(tarPrefetch.available, TAR_PREFETCH_BYTES, `abort at ${ms} ms: the read-ahead given back`);
-        assert.equal(fds(), before, `abort at ${ms} ms: no descriptor left open`);
+        assert.ok(fds() <= before, `abort at ${ms} ms: no descriptor left open (${fds()} open, ${before} before)`);
         assert.equal(tarReadPool.inFlightCount, 0);
       }
     } finally {
