@@ -2,7 +2,7 @@
 // component is opened without following links, the descriptor must be a regular file (or a
 // directory when asked), and on Linux its real path (via /proc/self/fd) must be the resolved path.
 
-import { closeSync, constants, fstatSync, openSync, promises as fsp, readlinkSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, promises as fsp, readlinkSync, type BigIntStats, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { errnoText, HashlineError, errnoDetails } from '../../core/errors/errors.js';
 import { linkSwapped } from '../../core/messages/guard.js';
@@ -45,7 +45,7 @@ export function openError(rp: ResolvedPath, e: unknown): HashlineError {
 }
 
 /** What a verified descriptor is: its type is checked, its real path is the resolved one. */
-function checkOpened(guard: PathGuard, rp: ResolvedPath, scope: Scope, kind: 'file' | 'dir', st: Stats, actual: string | null): void {
+function checkOpened(guard: PathGuard, rp: ResolvedPath, scope: Scope, kind: 'file' | 'dir', st: Stats | BigIntStats, actual: string | null): void {
   if (kind === 'file' && st.isDirectory()) {
     throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`, { details: { path: rp.display } });
   }
@@ -120,10 +120,12 @@ export interface VerifiedFd {
 
 /**
  * openVerified of a file in synchronous calls (open, fstat, readlink: metadata of microseconds,
- * without a thread-pool round trip each), the same checks and errors; the caller closes `fd`
- * (closeSync). For a small file's whole read, which the caller then makes synchronously too.
+ * without a thread-pool round trip each), the same checks and errors; the descriptor and its fstat
+ * (with nanosecond stamps when `bigint`). The caller closes `fd` (closeSync).
  */
-export function openVerifiedSync(guard: PathGuard, rp: ResolvedPath, scope: Scope): VerifiedFd {
+export function openCheckedSync(guard: PathGuard, rp: ResolvedPath, scope: Scope, bigint: true): { fd: number; st: BigIntStats };
+export function openCheckedSync(guard: PathGuard, rp: ResolvedPath, scope: Scope, bigint?: false): { fd: number; st: Stats };
+export function openCheckedSync(guard: PathGuard, rp: ResolvedPath, scope: Scope, bigint = false): { fd: number; st: Stats | BigIntStats } {
   let fd: number;
   try {
     fd = openSync(rp.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -131,7 +133,7 @@ export function openVerifiedSync(guard: PathGuard, rp: ResolvedPath, scope: Scop
     throw openError(rp, e);
   }
   try {
-    const st = fstatSync(fd);
+    const st = bigint ? fstatSync(fd, { bigint: true }) : fstatSync(fd);
     let actual: string | null = null;
     if (HAS_PROC_FD) {
       try {
@@ -141,9 +143,15 @@ export function openVerifiedSync(guard: PathGuard, rp: ResolvedPath, scope: Scop
       }
     }
     checkOpened(guard, rp, scope, 'file', st, actual);
-    return { fd, size: st.size, mode: st.mode, uid: st.uid, gid: st.gid, ino: st.ino, dev: st.dev };
+    return { fd, st };
   } catch (e) {
     closeSync(fd);
     throw e;
   }
+}
+
+/** openCheckedSync with what its fstat gave, as openVerified names it. For a small file's whole read, made synchronously too. */
+export function openVerifiedSync(guard: PathGuard, rp: ResolvedPath, scope: Scope): VerifiedFd {
+  const { fd, st } = openCheckedSync(guard, rp, scope);
+  return { fd, size: st.size, mode: st.mode, uid: st.uid, gid: st.gid, ino: st.ino, dev: st.dev };
 }

@@ -50,8 +50,10 @@ export function moveAside(file: string, now = new Date()): string {
  * of length 0 on a buffer that has memory.
  */
 const EMPTY_BLOB = new Uint8Array(new ArrayBuffer(1), 0, 0);
-function boundAs(p: unknown): unknown {
-  return p instanceof Uint8Array && p.length === 0 ? EMPTY_BLOB : p;
+const isEmptyBytes = (p: unknown): boolean => p instanceof Uint8Array && p.length === 0;
+/** The parameters as bound: the same array unless one is such an empty value. */
+function boundAs(params: readonly unknown[]): readonly unknown[] {
+  return params.some(isEmptyBytes) ? params.map((p) => (isEmptyBytes(p) ? EMPTY_BLOB : p)) : params;
 }
 
 export class SqliteRunner implements Runner {
@@ -122,7 +124,7 @@ export class SqliteRunner implements Runner {
       st = db.prepare(q.sql);
       this.stmts.set(q.sql, st);
     }
-    return st.all(...q.params.map(boundAs));
+    return st.all(...boundAs(q.params));
   }
 
   private execIn<T>(db: SqliteConnection, op: () => Op<T>): T {

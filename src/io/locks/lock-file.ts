@@ -20,8 +20,8 @@ export interface LockSnapshot {
   mtimeMs: number;
 }
 
-/** A lock's text and identity, or null when there is none (or it cannot be read). */
-export function readLock(file: string): LockSnapshot | null {
+/** `read` of the lock file opened without following a link or blocking, closed after; null when it cannot be opened or read. */
+function withLockFd<T>(file: string, read: (fd: number) => T): T | null {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -29,14 +29,21 @@ export function readLock(file: string): LockSnapshot | null {
     return null;
   }
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > 4096) return { text: '', ino: st.ino, mtimeMs: st.mtimeMs };
-    return { text: readFileSync(fd, 'utf8'), ino: st.ino, mtimeMs: st.mtimeMs };
+    return read(fd);
   } catch {
     return null;
   } finally {
     closeSync(fd);
   }
+}
+
+/** A lock's text and identity, or null when there is none (or it cannot be read). */
+export function readLock(file: string): LockSnapshot | null {
+  return withLockFd(file, (fd) => {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > 4096) return { text: '', ino: st.ino, mtimeMs: st.mtimeMs };
+    return { text: readFileSync(fd, 'utf8'), ino: st.ino, mtimeMs: st.mtimeMs };
+  });
 }
 
 /** readLockText's buffer: one byte more than a lock's text may hold. */
@@ -48,20 +55,10 @@ const TEXT_BUFFER = Buffer.allocUnsafe(4097);
  * comes back short only at its end; a FIFO, opened without blocking, or a directory yields no text.)
  */
 export function readLockText(file: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
+  return withLockFd(file, (fd) => {
     const n = readSync(fd, TEXT_BUFFER, 0, TEXT_BUFFER.length, 0);
     return n === TEXT_BUFFER.length ? '' : TEXT_BUFFER.toString('utf8', 0, n);
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 // A staging name carries its writer's pid and start time, like a temp name, so the sweep can tell a

@@ -4,11 +4,10 @@
 // with synchronous calls, which for small files cost a fraction of a thread-pool round trip. The
 // caller yields between files; files above SYNC_READ_LIMIT go through the asynchronous path.
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, type BigIntStats } from 'node:fs';
+import { closeSync, lstatSync, type BigIntStats } from 'node:fs';
 import { HashlineError } from '../../core/errors/errors.js';
-import { linkSwapped } from '../../core/messages/guard.js';
 import type { Scope } from '../../core/config/path-policy.js';
-import { isOpenedPath, openError, openVerified } from '../guard/open-verified.js';
+import { openCheckedSync, openVerified } from '../guard/open-verified.js';
 import type { PathGuard, ResolvedPath } from '../guard/path-guard.js';
 import { readToEndSync } from './read-verified-sync.js';
 import { MAX_WHOLE_FILE_BYTES } from './text-file.js';
@@ -53,27 +52,8 @@ function tooLarge(rp: ResolvedPath, size: number): HashlineError {
 
 /** The synchronous read of a small file, or 'large' when it is over SYNC_READ_LIMIT. */
 function readSmall(guard: PathGuard, rp: ResolvedPath, scope: Scope): ReadBytes | 'large' {
-  let fd: number;
+  const { fd, st } = openCheckedSync(guard, rp, scope, true);
   try {
-    fd = openSync(rp.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (e) {
-    throw openError(rp, e);
-  }
-  try {
-    const st = fstatSync(fd, { bigint: true });
-    if (st.isDirectory()) throw new HashlineError('is_directory', `\`${rp.display}\` is a directory`, { details: { path: rp.display } });
-    if (!st.isFile()) throw new HashlineError('not_regular_file', `\`${rp.display}\` is not a regular file`, { details: { path: rp.display } });
-    if (process.platform === 'linux') {
-      let actual: string | null;
-      try {
-        actual = readlinkSync(`/proc/self/fd/${fd}`);
-      } catch {
-        actual = null;
-      }
-      if (actual !== null && (!isOpenedPath(actual, rp.real) || !guard.admitsReal(rp.real, scope))) {
-        throw new HashlineError('link_swapped', linkSwapped(rp.display), { details: { path: rp.display, opened: actual } });
-      }
-    }
     if (st.size > BigInt(SYNC_READ_LIMIT)) return 'large';
     // read until EOF: the file may have grown since fstat
     const bytes = readToEndSync(fd, Buffer.allocUnsafe(Math.max(Number(st.size), 4096)), MAX_WHOLE_FILE_BYTES);
